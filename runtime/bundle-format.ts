@@ -1,0 +1,57 @@
+/**
+ * The bundle: one msgpack document between the compiler and every runtime (library, server, browser).
+ * Same input ⇒ same bytes: the packer sorts every array and object key before encoding.
+ */
+import { Packr } from 'msgpackr';
+import type { DanglingLink, GraphEdge, GraphNode, IndexManifest, LayerViolation } from './model.js';
+
+/** Bumped on any incompatible change; `decodeBundle` refuses other versions. */
+export const BUNDLE_FORMAT_VERSION = 1;
+
+export interface Bundle {
+  /** Always BUNDLE_FORMAT_VERSION for bundles this code writes. */
+  format: number;
+  /** IndexManifest of the index the bundle was packed from (`sources` included). */
+  manifest: IndexManifest;
+  /** Every node, sorted by id. Node index = position in this array. */
+  nodes: GraphNode[];
+  /** Every edge, sorted by (from_node, to_node, edge_type). Edge index = position. */
+  edges: GraphEdge[];
+  /** `outgoing[i]` = indices of edges whose `from_node` is node i (ascending). */
+  outgoing: number[][];
+  /** `incoming[i]` = indices of edges whose `to_node` is node i (ascending). */
+  incoming: number[][];
+  /** Precomputed QRY-006 answer (BR-LAYER-001), sorted like edges. */
+  layer_violations: LayerViolation[];
+  /** Unresolved wiki-links, sorted by (from_node, target). */
+  dangling: DanglingLink[];
+  /** Serialized full-text index (runtime/search), restored without re-tokenising. */
+  search: unknown;
+}
+
+// Fixed options: plain maps (records are slower and save ~1 %), no structure sharing across calls.
+const packr = () => new Packr({ useRecords: false, variableMapSize: true });
+
+export function encodeBundle(bundle: Bundle): Uint8Array {
+  return packr().pack(bundle);
+}
+
+export class BundleFormatError extends Error {
+  readonly code = 'INDEX_UNAVAILABLE';
+}
+
+export function decodeBundle(bytes: Uint8Array): Bundle {
+  let value: unknown;
+  try {
+    value = packr().unpack(bytes);
+  } catch (error) {
+    throw new BundleFormatError(`Bundle is not valid msgpack: ${(error as Error).message}`);
+  }
+  const bundle = value as Partial<Bundle> | null;
+  if (!bundle || typeof bundle !== 'object' || bundle.format !== BUNDLE_FORMAT_VERSION) {
+    throw new BundleFormatError(
+      `Unsupported bundle format ${String(bundle?.format)} (this runtime reads format ${BUNDLE_FORMAT_VERSION})`,
+    );
+  }
+  return bundle as Bundle;
+}

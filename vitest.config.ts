@@ -1,0 +1,10 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    exclude: ['test/acceptance/**', 'test/browser/**', 'node_modules/**'],
+    testTimeout: 20_000,
+    pool: 'forks',
+  },
+});
