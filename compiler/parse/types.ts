@@ -66,6 +66,14 @@ export interface GherkinStep {
   table: string[][] | null;
 }
 
+/** An `Examples:` / `Ejemplos:` block of a scenario outline: the values its `<placeholders>` take. */
+export interface GherkinExamples {
+  name: string;
+  tags: string[];
+  /** Header row first, cells as written (escapes resolved). */
+  table: string[][];
+}
+
 export interface GherkinScenario {
   /** `SCN-IndexEntity-001` when the scenario name starts with such an id, else null. */
   id: string | null;
@@ -73,6 +81,8 @@ export interface GherkinScenario {
   keyword: string;
   tags: string[];
   steps: GherkinStep[];
+  /** Examples tables of a scenario outline; absent when the scenario has none. */
+  examples?: GherkinExamples[];
   /** Wiki-links and id-like references (`UC-001`, `BR-X-001`, `CMD-004`) found in name, tags and steps. */
   links: WikiLink[];
 }

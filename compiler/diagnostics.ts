@@ -1,0 +1,30 @@
+/**
+ * Build diagnostics: one table of warning codes → message templates. A warning never stops the
+ * build; it names the file (and field) so the author can fix it. `--strict` turns them into a
+ * non-zero exit. Codes follow CMD-001's error table where the spec names one.
+ */
+export const WARNINGS = {
+  INVALID_FRONT_MATTER: 'Invalid or missing front-matter in {file}: {detail}',
+  UNKNOWN_KIND: "Unknown kind '{kind}' in {file}",
+  KIND_LOCATION_MISMATCH: "{kind} '{id}' found outside expected path {expected}",
+  DUPLICATE_ID: "Duplicate node id {id}: {file} ignored, already defined by {other}",
+  EXTRACTION_FAILED: 'Extraction failed for {file}: {detail}',
+  BINARY_FILE: 'Binary content in {file}: not a text spec, skipped',
+  FILE_TOO_LARGE: 'File {file} is {size} bytes, over the {limit}-byte limit: skipped',
+  UNREADABLE_FILE: 'Cannot read {file}: {detail}',
+  AMBIGUOUS_LINK: "Link [[{target}]] in {file} matches several nodes ({candidates}); using {chosen}",
+} as const;
+
+export type WarningCode = keyof typeof WARNINGS;
+
+export interface BuildWarning {
+  code: WarningCode;
+  /** Source file relative to the specs root. */
+  file: string;
+  message: string;
+}
+
+export function warning(code: WarningCode, params: Record<string, string | number> & { file: string }): BuildWarning {
+  const message = WARNINGS[code].replace(/\{(\w+)\}/g, (_, key: string) => String(params[key] ?? `{${key}}`));
+  return { code, file: params.file, message };
+}

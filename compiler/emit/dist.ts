@@ -1,0 +1,52 @@
+/**
+ * `dist/` writer: the content-hashed bundle first, then the `kdd.json` pointer, each atomically.
+ * Readers (kdd serve, the site) follow the pointer, so they only ever see a complete bundle. The
+ * previous bundle is kept one generation so a reader holding the old pointer can still fetch it.
+ */
+import { readdir, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { BUNDLE_FORMAT_VERSION } from '../../runtime/bundle-format.js';
+import type { IndexManifest } from '../../runtime/model.js';
+import { writeAtomic } from './atomic.js';
+import type { PackedBundle } from './pack.js';
+
+/** `dist/kdd.json`: where the current bundle is, and what it holds. */
+export interface BundlePointer {
+  format: number;
+  bundle: string;
+  hash: string;
+  bytes: number;
+  index_level: IndexManifest['index_level'];
+  structure: IndexManifest['structure'];
+  stats: IndexManifest['stats'];
+}
+
+export const POINTER_FILE = 'kdd.json';
+
+export async function writeDist(outDir: string, packed: PackedBundle, manifest: IndexManifest): Promise<BundlePointer> {
+  const previous = await readPointer(outDir);
+  await writeAtomic(join(outDir, packed.fileName), packed.bytes);
+  const pointer: BundlePointer = {
+    format: BUNDLE_FORMAT_VERSION,
+    bundle: packed.fileName,
+    hash: packed.hash,
+    bytes: packed.bytes.byteLength,
+    index_level: manifest.index_level,
+    structure: manifest.structure,
+    stats: manifest.stats,
+  };
+  await writeAtomic(join(outDir, POINTER_FILE), `${JSON.stringify(pointer, null, 2)}\n`);
+  const keep = new Set([packed.fileName, previous?.bundle]);
+  for (const name of await readdir(outDir)) {
+    if (/^kdd-[0-9a-f]{12}\.msgpack$/.test(name) && !keep.has(name)) await rm(join(outDir, name), { force: true });
+  }
+  return pointer;
+}
+
+export async function readPointer(outDir: string): Promise<BundlePointer | null> {
+  try {
+    return JSON.parse(await readFile(join(outDir, POINTER_FILE), 'utf8')) as BundlePointer;
+  } catch {
+    return null;
+  }
+}

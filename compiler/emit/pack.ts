@@ -1,0 +1,57 @@
+/**
+ * Pack stage: graph + manifest → bundle bytes. A pure function of its input; the file name tag is
+ * the first 12 hex chars of the bytes' SHA-256, so equal bundles have equal names.
+ */
+import { createHash } from 'node:crypto';
+import { BUNDLE_FORMAT_VERSION, encodeBundle, type Bundle } from '../../runtime/bundle-format.js';
+import type { GraphEdge, GraphNode, IndexManifest } from '../../runtime/model.js';
+import { buildTextIndex } from '../../runtime/search/index.js';
+import type { Graph } from '../graph/link.js';
+import { canonical } from './canonical.js';
+
+export interface PackedBundle {
+  bytes: Uint8Array;
+  /** 12 hex chars of SHA-256. */
+  hash: string;
+  /** `kdd-<hash>.msgpack` */
+  fileName: string;
+}
+
+export type PackInput = Pick<Graph, 'nodes' | 'edges' | 'dangling' | 'layer_violations'> & { manifest: IndexManifest };
+
+export function packBundle(input: PackInput): PackedBundle {
+  const nodes = canonical(input.nodes);
+  const edges = canonical(input.edges);
+  const { outgoing, incoming } = adjacency(nodes, edges);
+  const bundle: Bundle = {
+    format: BUNDLE_FORMAT_VERSION,
+    // The person who built it is not part of what was built: two developers' bundles of the same tree are equal.
+    manifest: canonical({ ...input.manifest, indexed_by: null }),
+    nodes,
+    edges,
+    outgoing,
+    incoming,
+    layer_violations: canonical(input.layer_violations),
+    dangling: canonical(input.dangling),
+    search: buildTextIndex(nodes),
+  };
+  const bytes = encodeBundle(bundle);
+  const hash = bundleHash(bytes);
+  return { bytes, hash, fileName: `kdd-${hash}.msgpack` };
+}
+
+export function bundleHash(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex').slice(0, 12);
+}
+
+/** Edge indices per node in both directions; edges arrive sorted, so each list is ascending. */
+function adjacency(nodes: readonly GraphNode[], edges: readonly GraphEdge[]) {
+  const position = new Map(nodes.map((node, index) => [node.id, index]));
+  const outgoing: number[][] = nodes.map(() => []);
+  const incoming: number[][] = nodes.map(() => []);
+  edges.forEach((edge, index) => {
+    outgoing[position.get(edge.from_node)!]!.push(index);
+    incoming[position.get(edge.to_node)!]!.push(index);
+  });
+  return { outgoing, incoming };
+}

@@ -1,0 +1,42 @@
+/**
+ * Git facts used instead of the wall clock: `indexed_at` of a node is the commit time of the last
+ * commit that touched its source, so two builds of the same tree agree byte for byte and merges
+ * can order versions (BR-MERGE-001 last-write-wins).
+ */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+export interface GitFacts {
+  /** HEAD commit hash, or null outside a repository / before the first commit. */
+  commit: string | null;
+  /** Path relative to the specs root → ISO commit time of the newest commit touching it. */
+  commitTimes: ReadonlyMap<string, string>;
+}
+
+const NO_GIT: GitFacts = { commit: null, commitTimes: new Map() };
+
+async function git(cwd: string, args: string[]): Promise<string | null> {
+  try {
+    const { stdout } = await run('git', args, { cwd, maxBuffer: 256 * 1024 * 1024 });
+    return stdout;
+  } catch {
+    return null;
+  }
+}
+
+/** One `git log` pass over the specs root; files never committed simply have no entry. */
+export async function readGitFacts(specsRoot: string): Promise<GitFacts> {
+  const head = await git(specsRoot, ['rev-parse', 'HEAD']);
+  if (head === null) return NO_GIT;
+  // --relative makes paths relative to the specs root even when it is a sub-folder of the repo.
+  const log = await git(specsRoot, ['log', '--format=@%cI', '--name-only', '--relative', '--no-renames', '--', '.']);
+  const commitTimes = new Map<string, string>();
+  let current = '';
+  for (const line of (log ?? '').split('\n')) {
+    if (line.startsWith('@')) current = new Date(line.slice(1)).toISOString();
+    else if (line && !commitTimes.has(line)) commitTimes.set(line, current);
+  }
+  return { commit: head.trim(), commitTimes };
+}

@@ -1,0 +1,12 @@
+/** The in-memory index every query takes as its first argument (restored by runtime/load.ts). */
+import type { Bundle } from './bundle-format.js';
+import type { TextIndex } from './search/types.js';
+
+export interface KddIndex {
+  readonly bundle: Bundle;
+  /** First 12 hex chars of the bundle's SHA-256 (its file name tag). */
+  readonly hash: string;
+  /** Node id → position in `bundle.nodes`. */
+  readonly nodeIndex: ReadonlyMap<string, number>;
+  readonly text: TextIndex;
+}

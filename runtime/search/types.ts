@@ -1,0 +1,33 @@
+/**
+ * The full-text engine sits behind this interface so it can be swapped (LIBRARY-NOTES: Orama vs
+ * MiniSearch load times; docs/decisions/search-engine.md). Build happens in the compiler, restore in
+ * the runtime; both isomorphic.
+ */
+export interface TextHit {
+  /** Position of the node in `bundle.nodes`. */
+  node: number;
+  /** Raw BM25F score (unbounded; callers normalise). */
+  score: number;
+}
+
+/** One alternative spelling of a query concept and its weight (1 for the word typed). */
+export interface TermAlternative {
+  term: string;
+  weight: number;
+}
+
+export interface TextIndex {
+  /** Tokenises `query` with the index's tokenizer and ranks nodes by BM25F. */
+  search(query: string, options?: { limit?: number }): TextHit[];
+  /**
+   * Ranks by BM25F over pre-analysed concepts: each group scores a node by its best alternative,
+   * and group scores add up (so a word and its translation never count twice).
+   */
+  searchTerms(groups: readonly (readonly TermAlternative[])[], options?: { limit?: number }): TextHit[];
+  /** Nodes whose id, doc_id, title, alias or file name equals `key` once folded (`cmd-004`, `pedido`). */
+  lookup(key: string): readonly number[];
+  /** Number of nodes containing `term` (0 for unknown terms). */
+  docFrequency(term: string): number;
+  /** Number of indexed nodes. */
+  readonly size: number;
+}
