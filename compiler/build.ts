@@ -9,6 +9,7 @@ import type { BuildWarning } from './diagnostics.js';
 import { writeDist, type BundlePointer } from './emit/dist.js';
 import { writeIndexDir } from './emit/index-dir.js';
 import { packBundle, type PackedBundle } from './emit/pack.js';
+import { readIndexDir } from './emit/read-index-dir.js';
 import { now, type DomainEvent } from './events.js';
 import { readGitFacts, type GitFacts } from './git.js';
 import { linkRecords, type Graph } from './graph/link.js';
@@ -138,14 +139,15 @@ function report(result: CompileResult, bundle: BundlePointer, written: { written
 }
 
 function makeManifest(graph: Graph, records: readonly DocumentRecord[], git: GitFacts, indexedBy: string | null): IndexManifest {
-  const domains = [...new Set(graph.nodes.map((node) => node.domain).filter((domain): domain is string => domain !== null))].sort();
+  // `_shared/` holds cross-cutting specs of a multi-domain tree; it is not a domain of its own.
+  const domains = [...new Set(graph.nodes.map((node) => node.domain).filter((domain): domain is string => domain !== null && domain !== '_shared'))].sort();
   const times = graph.nodes.map((node) => node.indexed_at).filter((time): time is string => time !== null).sort();
   const sources = Object.fromEntries(records.map((record) => [record.node.source_file, record.node.source_hash]).sort(([a], [b]) => (a! < b! ? -1 : 1)));
   return {
     version: INDEX_FORMAT_VERSION,
     kdd_version: KDD_VERSION,
     index_level: 'L1',
-    structure: domains.length > 0 ? 'multi-domain' : 'single-domain',
+    structure: graph.nodes.some((node) => node.domain !== null) ? 'multi-domain' : 'single-domain',
     domains,
     embedding_model: null,
     embedding_dimensions: null,
@@ -188,3 +190,13 @@ function sortWarnings(warnings: BuildWarning[]): BuildWarning[] {
   return warnings.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
 }
 
+
+/**
+ * `.kdd-index/` → bundle with no specs at hand (servers that receive committed indexes). Equal
+ * artifacts give an equal bundle: the pack is a function of the artifacts alone.
+ */
+export async function packIndexDir(indexDir: string): Promise<PackedBundle> {
+  const { manifest, records } = await readIndexDir(resolve(indexDir));
+  const graph = linkRecords(records);
+  return packBundle({ ...graph, manifest });
+}

@@ -51,7 +51,9 @@ export function linkRecords(records: readonly DocumentRecord[]): Graph {
       if (target.id === node.id) continue;
       for (const edge of edgesForLink(node, target, link)) {
         const key = `${edge.from_node}\u0000${edge.to_node}\u0000${edge.edge_type}`;
-        if (!edges.has(key)) edges.set(key, edge);
+        // Same edge found twice (an attribute type and a relations row): keep the one that says more.
+        const existing = edges.get(key);
+        if (!existing || Object.keys(edge.metadata).length > Object.keys(existing.metadata).length) edges.set(key, edge);
       }
     }
   }

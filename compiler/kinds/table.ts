@@ -80,7 +80,6 @@ const metrics: SectionSpec = { field: 'metrics', headings: ['Métricas', 'Metric
 const uiStates: SectionSpec = { field: 'states', headings: ['Estados', 'States', 'View States', 'Functional States', 'Estados de la vista'], shape: 'text' };
 const behavior: SectionSpec = { field: 'behavior', headings: ['Comportamiento', 'Behavior', 'Behaviour'], shape: 'text', embed: true };
 
-/** Rules shared by every kind: a link in an ADR decides for its target, etc. live on the kind itself. */
 const RULE_SECTIONS = [declaration, { ...whenApplies, embed: true }, rationale, violation, parameters, formalization, examples];
 const RULE_EDGES: readonly EdgeRule[] = [{ type: 'ENTITY_RULE', in: ['declaration'], to: ['entity', 'role', 'system'] }];
 const ENTITY_LIKE: readonly Kind[] = ['entity', 'role', 'system'];
@@ -151,7 +150,8 @@ export const KIND_TABLE: readonly KindSpec[] = [
     kind: 'cross-policy',
     prefix: 'XP',
     idPattern: /^XP-[A-Z0-9]+(?:-[A-Z0-9]+)*?-\d{3}|^XP-\d{3}/,
-    folders: ['02-behavior/policies'],
+    // Multi-domain trees keep cross-domain policies in `_shared/policies/`.
+    folders: ['02-behavior/policies', 'policies'],
     layer: '02-behavior',
     sections: [
       purpose,

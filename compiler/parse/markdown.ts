@@ -4,7 +4,7 @@
  * heading of any depth, already reduced to plain data: paragraphs, list items, tables, code blocks,
  * wiki-links and a plain-text rendering for search and embeddings. No AST leaves this module.
  */
-import type { BlockContent, DefinitionContent, List, ListItem, Root, RootContent, Table as MdTable } from 'mdast';
+import type { BlockContent, DefinitionContent, Heading, List, ListItem, Root, RootContent, Table as MdTable } from 'mdast';
 import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
@@ -22,15 +22,14 @@ const processor = unified().use(remarkParse).use(remarkGfm).freeze();
  */
 export function parseMarkdown(body: string): ParsedMarkdown {
   const shield = shieldWikiLinks(body);
-  const tree = processor.parse(shield.text) as Root;
+  const tree: Root = processor.parse(shield.text);
 
-  const preamble = new SectionBuilder('', 0, -1, shield);
+  const preamble = new SectionBuilder(null, -1, shield);
   const builders: SectionBuilder[] = [];
   let current = preamble;
   for (const node of tree.children) {
     if (node.type === 'heading') {
-      current = new SectionBuilder('', node.depth, parentOf(builders, node.depth), shield);
-      current.heading = current.headingText(node);
+      current = new SectionBuilder(node, parentOf(builders, node.depth), shield);
       builders.push(current);
     } else {
       current.add(node);
@@ -65,19 +64,18 @@ class SectionBuilder {
   private readonly code: CodeBlock[] = [];
   private readonly links: WikiLink[] = [];
   private readonly context: InlineContext;
+  private readonly heading: string;
+  readonly depth: number;
 
+  /** `heading` null is the preamble. Links written in a heading count as links of its section. */
   constructor(
-    public heading: string,
-    readonly depth: number,
-    readonly parent: number,
+    heading: Heading | null,
+    private readonly parent: number,
     private readonly shield: WikiLinkShield,
   ) {
     this.context = { shield, links: this.links };
-  }
-
-  /** Heading as plain text; links written in a heading count as links of its section. */
-  headingText(node: Block): string {
-    return tidy(inlineText(node, this.context));
+    this.heading = heading ? tidy(inlineText(heading, this.context)) : '';
+    this.depth = heading?.depth ?? 0;
   }
 
   add(node: Block): void {

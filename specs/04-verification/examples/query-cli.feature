@@ -1,0 +1,55 @@
+@UC-003 @UC-004
+Feature: Query the index from the command line
+  As a developer or an agent
+  I want kdd search, graph, context, impact and violations
+  So that I can find and follow the specification from a terminal
+
+  Background:
+    Given I ran "kdd build specs/" on this repository at level L1
+    And "dist/kdd.json" names the published bundle
+
+  @QRY-001 @BR-QUERY-001 @REQ-005
+  Scenario: SCN-Query-001 — Search ranks the entity whose title matches first and refuses too-short text
+    When I run "kdd search tombstone --json"
+    Then the exit code is 0
+    And the first item has "node_id" equal to "Entity:Tombstone"
+    And the items include "BR:BR-MERGE-001" with "match_sources" containing "lexical"
+    When I run "kdd search tombstone --kind business-rule --json"
+    Then every item has "kind" equal to "business-rule"
+    When I run "kdd search ab"
+    Then the exit code is 2
+    And stderr is "error QUERY_TOO_SHORT: Query text must be at least 3 characters"
+
+  @QRY-002
+  Scenario: SCN-Query-002 — Graph traversal follows typed edges from a use case
+    When I run "kdd graph UC-005 --depth 1 --direction out --json"
+    Then the root is "UC:UC-005"
+    And the reached nodes include "BR:BR-MERGE-001" via "UC_APPLIES_RULE" and "CMD:CMD-004" via "UC_EXECUTES_CMD"
+    And the reached nodes include "OBJ:OBJ-002" via "UC_STORY"
+    When I run "kdd graph Entity:Nope"
+    Then the exit code is 3
+    And stderr contains "NODE_NOT_FOUND"
+
+  @QRY-003 @BP-BUDGET-001
+  Scenario: SCN-Query-003 — Context stays within the token budget and says when it truncated
+    When I run "kdd context 'how are merge conflicts resolved' --max-tokens 1000 --json"
+    Then "total_tokens" is at most 1000
+    And the items include "BR:BR-MERGE-001" among the first 3
+    And "warnings" contains "NO_EMBEDDINGS" because the bundle is L1
+    And "truncated" is true if and only if "warnings" contains "TOKEN_LIMIT_EXCEEDED"
+
+  @QRY-004
+  Scenario: SCN-Query-004 — Impact lists dependants and the scenarios to re-run
+    When I run "kdd impact Entity:Tombstone --json"
+    Then "directly_affected" includes "BR:BR-MERGE-001" with edge type "ENTITY_RULE"
+    And "directly_affected" includes "Entity:IndexManifest" with edge type "DOMAIN_RELATION"
+    And "directly_affected" includes "UC:UC-005" with edge type "WIKI_LINK"
+    And "transitively_affected" includes "REQ:REQ-002" at hop 2
+    And "scenarios" includes "SCN-Merge-003" from feature "merge-indexes"
+    And "scenarios" includes "SCN-Incremental-002" from feature "incremental-build"
+
+  @QRY-006 @UC-008
+  Scenario: SCN-Query-005 — This repository's specs have no violations and no dangling links
+    When I run "kdd violations --dangling --fail-on-violations"
+    Then the exit code is 0
+    And stdout is "0 layer violations, 0 dangling links"
