@@ -35,3 +35,14 @@ export function arrowPath(ids: readonly string[]): string {
 export function pct(value: number): string {
   return `${value.toFixed(1)}%`;
 }
+
+/** One line, at most `max` characters (an ellipsis marks the cut). */
+export function clip(text: string, max: number): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length <= max ? line : `${line.slice(0, max - 1)}…`;
+}
+
+/** `warning CODE: message` lines for the non-fatal warnings a result carries. */
+export function warnings(list: ReadonlyArray<{ code: string; message: string }>): string {
+  return list.map((w) => `warning ${w.code}: ${w.message}\n`).join('');
+}

@@ -6,8 +6,10 @@ import { pathToFileURL } from 'node:url';
 import { realpathSync } from 'node:fs';
 import { UsageError, type CliIO, type Command } from './command.js';
 import { buildCommand } from './commands/build.js';
+import { modelCommand } from './commands/model.js';
+import { QUERY_COMMANDS } from './commands/query-commands.js';
 
-const COMMANDS: readonly Command[] = [buildCommand];
+const COMMANDS: readonly Command[] = [buildCommand, ...QUERY_COMMANDS, modelCommand];
 
 function help(): string {
   const width = Math.max(...COMMANDS.map((command) => command.name.length));

@@ -3,6 +3,7 @@
  * Same input ⇒ same bytes: the packer sorts every array and object key before encoding.
  */
 import { Packr } from 'msgpackr';
+import { createError } from './errors.js';
 import type { DanglingLink, GraphEdge, GraphNode, IndexManifest, LayerViolation } from './model.js';
 
 /** Bumped on any incompatible change; `decodeBundle` refuses other versions. */
@@ -36,22 +37,33 @@ export function encodeBundle(bundle: Bundle): Uint8Array {
   return packr().pack(bundle);
 }
 
-export class BundleFormatError extends Error {
-  readonly code = 'INDEX_UNAVAILABLE';
-}
-
 export function decodeBundle(bytes: Uint8Array): Bundle {
   let value: unknown;
   try {
     value = packr().unpack(bytes);
   } catch (error) {
-    throw new BundleFormatError(`Bundle is not valid msgpack: ${(error as Error).message}`);
+    throw createError('INDEX_UNAVAILABLE', { reason: `bundle is not valid msgpack (${(error as Error).message})` });
   }
   const bundle = value as Partial<Bundle> | null;
   if (!bundle || typeof bundle !== 'object' || bundle.format !== BUNDLE_FORMAT_VERSION) {
-    throw new BundleFormatError(
-      `Unsupported bundle format ${String(bundle?.format)} (this runtime reads format ${BUNDLE_FORMAT_VERSION})`,
-    );
+    throw createError('INDEX_UNAVAILABLE', {
+      reason: `unsupported bundle format ${String(bundle?.format)} (this runtime reads format ${BUNDLE_FORMAT_VERSION})`,
+    });
   }
   return bundle as Bundle;
+}
+
+/** Name of the pointer file next to the bundles. */
+export const POINTER_FILE = 'kdd.json';
+
+/** `kdd.json`: where the current bundle is and what it holds. Readers follow it; writers write it last. */
+export interface BundlePointer {
+  format: number;
+  /** File name of the bundle, relative to the pointer: `kdd-<sha256:12>.msgpack`. */
+  bundle: string;
+  hash: string;
+  bytes: number;
+  index_level: IndexManifest['index_level'];
+  structure: IndexManifest['structure'];
+  stats: IndexManifest['stats'];
 }

@@ -5,23 +5,12 @@
  */
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { BUNDLE_FORMAT_VERSION } from '../../runtime/bundle-format.js';
+import { BUNDLE_FORMAT_VERSION, POINTER_FILE, type BundlePointer } from '../../runtime/bundle-format.js';
 import type { IndexManifest } from '../../runtime/model.js';
 import { writeAtomic } from './atomic.js';
 import type { PackedBundle } from './pack.js';
 
-/** `dist/kdd.json`: where the current bundle is, and what it holds. */
-export interface BundlePointer {
-  format: number;
-  bundle: string;
-  hash: string;
-  bytes: number;
-  index_level: IndexManifest['index_level'];
-  structure: IndexManifest['structure'];
-  stats: IndexManifest['stats'];
-}
-
-export const POINTER_FILE = 'kdd.json';
+export { POINTER_FILE, type BundlePointer };
 
 export async function writeDist(outDir: string, packed: PackedBundle, manifest: IndexManifest): Promise<BundlePointer> {
   const previous = await readPointer(outDir);

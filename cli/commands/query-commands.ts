@@ -1,0 +1,241 @@
+/**
+ * `kdd graph|impact|coverage|violations|health …`: flags → params → one runtime query → print.
+ * Every command takes `--bundle DIR` (default `dist`) and `--json` (the query's answer as pretty
+ * JSON on stdout). Errors: message on stderr, exit code from runtime/errors.ts, and with `--json`
+ * the `{error:{code,message}}` object on stdout as well.
+ */
+import { resolve } from 'node:path';
+import type { ParseArgsConfig } from 'node:util';
+import { loadBundle } from '../../library/load-bundle.js';
+import { createError, EXIT, toKddError } from '../../runtime/errors.js';
+import type { KddIndex } from '../../runtime/kdd-index.js';
+import { context, type ContextResult } from '../../runtime/queries/context.js';
+import { coverage, type CoverageResult } from '../../runtime/queries/coverage.js';
+import { graph, type GraphResult } from '../../runtime/queries/graph.js';
+import { health, type HealthResult } from '../../runtime/queries/health.js';
+import { impact, type ImpactResult } from '../../runtime/queries/impact.js';
+import { violations, type ViolationsResult } from '../../runtime/queries/violations.js';
+import { parseFlags, UsageError, type CliIO, type Command } from '../command.js';
+import { arrowPath, clip, json, pct, section, table, warnings } from '../format.js';
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+type FlagValues = Record<string, string | boolean | undefined>;
+
+/** Flags every query command accepts. */
+const COMMON = {
+  bundle: { type: 'string', default: 'dist' },
+  json: { type: 'boolean', default: false },
+} as const satisfies Options;
+
+export interface QueryCommandSpec<R> {
+  name: string;
+  summary: string;
+  usage: string;
+  /** Extra flags (kebab-case); their values arrive as strings or booleans. */
+  options?: Options;
+  /**
+   * Names positionals map to, in order (e.g. `['node_id']`); more positionals are a usage error.
+   * A last name written `...name` collects the remaining positionals as a list.
+   */
+  positionals?: readonly string[];
+  /** Flags + positionals → the query's params object (snake_case spec names; validation is the query's). */
+  params(values: FlagValues, positionals: Record<string, string | string[]>): Record<string, unknown>;
+  query(index: KddIndex, params: Record<string, unknown>): R;
+  text(result: R): string;
+}
+
+/** Builds a {@link Command} around one query; all error handling and printing policy lives here. */
+export function queryCommand<R>(spec: QueryCommandSpec<R>): Command {
+  return {
+    name: spec.name,
+    summary: spec.summary,
+    usage: spec.usage,
+    async run(argv: string[], io: CliIO): Promise<number> {
+      const wantsJson = argv.includes('--json');
+      try {
+        const { values, positionals } = parseFlags(argv, { ...COMMON, ...spec.options });
+        const named = namePositionals(spec.positionals ?? [], positionals);
+        const flags = values as FlagValues;
+        const index = await loadBundle(resolve(io.cwd, String(flags.bundle)));
+        const result = spec.query(index, spec.params(flags, named));
+        io.stdout(flags.json ? json(result) : spec.text(result));
+        return EXIT.OK;
+      } catch (error) {
+        return report(spec, error, wantsJson, io);
+      }
+    },
+  };
+}
+
+function namePositionals(names: readonly string[], positionals: readonly string[]): Record<string, string | string[]> {
+  const named: Record<string, string | string[]> = {};
+  for (const [i, name] of names.entries()) {
+    if (name.startsWith('...')) {
+      if (positionals.length > i) named[name.slice(3)] = positionals.slice(i);
+      return named;
+    }
+    if (positionals[i] !== undefined) named[name] = positionals[i]!;
+  }
+  if (positionals.length > names.length) throw new UsageError(`unexpected argument '${positionals[names.length]}'`);
+  return named;
+}
+
+function report(spec: QueryCommandSpec<unknown>, error: unknown, wantsJson: boolean, io: CliIO): number {
+  const kdd =
+    error instanceof UsageError ? createError('INVALID_PARAMS', { field: 'arguments', reason: error.message }) : toKddError(error);
+  io.stderr(`kdd ${spec.name}: ${kdd.message}\n`);
+  if (error instanceof UsageError) io.stderr(`Usage: ${spec.usage}\n`);
+  if (wantsJson) io.stdout(json(kdd.toJSON()));
+  return kdd.exitCode;
+}
+
+/** `--edge-types a,b` → `'a,b'` (the runtime validators split lists on commas). */
+const flag = (values: FlagValues, name: string) => values[name];
+const defined = (entries: Record<string, unknown>) => Object.fromEntries(Object.entries(entries).filter(([, v]) => v !== undefined));
+const BUNDLE_USAGE = '[--bundle DIR=dist] [--json]';
+
+// ── graph ───────────────────────────────────────────────────────────────────────────────────
+
+export const graphCommand = queryCommand<GraphResult>({
+  name: 'graph',
+  summary: 'Walk the graph around a node (QRY-001)',
+  usage: `kdd graph NODE_ID [--depth 1-5] [--edge-types T,…] [--kinds K,…] [--direction both|out|in] [--ignore-layers] ${BUNDLE_USAGE}`,
+  options: {
+    depth: { type: 'string' },
+    'edge-types': { type: 'string' },
+    kinds: { type: 'string' },
+    direction: { type: 'string' },
+    'ignore-layers': { type: 'boolean', default: false },
+  },
+  positionals: ['root_node'],
+  params: (values, positionals) =>
+    defined({
+      root_node: positionals.root_node,
+      depth: flag(values, 'depth'),
+      edge_types: flag(values, 'edge-types'),
+      include_kinds: flag(values, 'kinds'),
+      direction: flag(values, 'direction'),
+      respect_layers: !values['ignore-layers'],
+    }),
+  query: (index, params) => graph(index, params as never),
+  text: (r) =>
+    `${r.center_node.id} (${r.center_node.kind}, ${r.center_node.layer}) ${r.center_node.title}\n` +
+    section(
+      'Related nodes',
+      ['DIST', 'NODE', 'KIND', 'VIA'],
+      r.related_nodes.map((n) => [String(n.distance), n.id, n.kind, `${n.reached_via.from_node} -${n.reached_via.edge_type}-> ${n.reached_via.to_node}`]),
+    ) +
+    `${r.total_nodes} nodes, ${r.total_edges} edges\n`,
+});
+
+// ── impact ──────────────────────────────────────────────────────────────────────────────────
+
+export const impactCommand = queryCommand<ImpactResult>({
+  name: 'impact',
+  summary: 'What a change to a node affects, and which scenarios to re-run (QRY-004)',
+  usage: `kdd impact NODE_ID [--change-type modify_attribute|add_attribute|remove|rename] [--depth 1-5] [--ignore-layers] ${BUNDLE_USAGE}`,
+  options: { depth: { type: 'string' }, 'change-type': { type: 'string' }, 'ignore-layers': { type: 'boolean', default: false } },
+  positionals: ['node_id'],
+  params: (values, positionals) =>
+    defined({
+      node_id: positionals.node_id,
+      depth: flag(values, 'depth'),
+      change_type: flag(values, 'change-type'),
+      respect_layers: !values['ignore-layers'],
+    }),
+  query: (index, params) => impact(index, params as never),
+  text: (r) =>
+    `Impact of ${r.change_type} on ${r.analyzed_node.id} (depth ${r.depth})\n` +
+    section('Directly affected', ['NODE', 'KIND', 'EDGE', 'IMPACT'], r.directly_affected.map((n) => [n.id, n.kind, n.edge_type, n.impact])) +
+    section('Transitively affected', ['NODE', 'KIND', 'PATH'], r.transitively_affected.map((n) => [n.id, n.kind, arrowPath(n.path)])) +
+    section('Scenarios to re-run', ['FEATURE', 'SCENARIO', 'REASON'], r.scenarios_to_rerun.map((s) => [s.feature, s.scenario ?? '(all)', s.reason])) +
+    (r.layer_violations.length ? section('Layer violations met', ['FROM', 'TO', 'EDGE'], r.layer_violations.map((v) => [v.from_node, v.to_node, v.edge_type])) : '') +
+    (r.truncated ? `More dependents exist beyond depth ${r.depth} (use --depth to widen).\n` : ''),
+});
+
+// ── coverage ────────────────────────────────────────────────────────────────────────────────
+
+export const coverageCommand = queryCommand<CoverageResult>({
+  name: 'coverage',
+  summary: 'Which related artefacts a node should have, and which are missing (QRY-005)',
+  usage: `kdd coverage NODE_ID ${BUNDLE_USAGE}`,
+  positionals: ['node_id'],
+  params: (_values, positionals) => defined({ node_id: positionals.node_id }),
+  query: (index, params) => coverage(index, params as never),
+  text: (r) =>
+    `Coverage of ${r.analyzed_node.id} (${r.analyzed_node.kind})\n` +
+    table(['CATEGORY', 'STATUS', 'EDGE', 'FOUND'], r.required.map((item) => [item.category, item.status, item.edge_type, item.found.join(', ') || '-'])) +
+    `${pct(r.coverage_percent)} covered (${r.present} of ${r.required.length}, ${r.missing} missing)\n`,
+});
+
+// ── violations ──────────────────────────────────────────────────────────────────────────────
+
+export const violationsCommand = queryCommand<ViolationsResult>({
+  name: 'violations',
+  summary: 'Edges that break the layer dependency rule BR-LAYER-001 (QRY-006)',
+  usage: `kdd violations [--kinds K,…] [--layers L,…] ${BUNDLE_USAGE}`,
+  options: { kinds: { type: 'string' }, layers: { type: 'string' } },
+  params: (values) => defined({ include_kinds: flag(values, 'kinds'), include_layers: flag(values, 'layers') }),
+  query: (index, params) => violations(index, params as never),
+  text: (r) =>
+    table(
+      ['FROM', 'FROM LAYER', 'TO', 'TO LAYER', 'EDGE', 'FILE'],
+      r.violations.map((v) => [v.from_node, v.from_layer, v.to_node, v.to_layer, v.edge_type, v.source_file]),
+    ) + `${r.total_violations} violations in ${r.total_edges_analyzed} edges (${pct(r.violation_rate)})\n`,
+});
+
+// ── health ──────────────────────────────────────────────────────────────────────────────────
+
+export const healthCommand = queryCommand<HealthResult>({
+  name: 'health',
+  summary: 'Dangling wiki-links and orphan nodes (no edges at all)',
+  usage: `kdd health ${BUNDLE_USAGE}`,
+  params: () => ({}),
+  query: (index) => health(index),
+  text: (r) =>
+    section('Dangling links', ['FROM', 'TARGET', 'FILE', 'SECTION'], r.dangling.map((d) => [d.from_node, d.target, d.source_file, d.section ?? '-'])) +
+    section('Orphan nodes', ['NODE', 'KIND', 'FILE'], r.orphans.map((n) => [n.id, n.kind, n.source_file])) +
+    `${r.total_nodes} nodes, ${r.total_edges} edges\n`,
+});
+
+// ── context (QRY-003 hybrid retrieval) ──────────────────────────────────────────────────────
+
+export const contextCommand = queryCommand<ContextResult>({
+  name: 'context',
+  summary: 'Hybrid retrieval: the specs an agent should read for a task (QRY-003)',
+  usage: `kdd context QUERY TEXT… [--kinds K,…] [--layers L,…] [--depth 1-5] [--limit 1-100] [--min-score 0-1] [--max-tokens N] [--no-expand] [--ignore-layers] ${BUNDLE_USAGE}`,
+  options: {
+    kinds: { type: 'string' },
+    layers: { type: 'string' },
+    depth: { type: 'string' },
+    limit: { type: 'string' },
+    'min-score': { type: 'string' },
+    'max-tokens': { type: 'string' },
+    'no-expand': { type: 'boolean', default: false },
+    'ignore-layers': { type: 'boolean', default: false },
+  },
+  positionals: ['...query_text'],
+  params: (values, positionals) =>
+    defined({
+      query_text: Array.isArray(positionals.query_text) ? positionals.query_text.join(' ') : undefined,
+      include_kinds: flag(values, 'kinds'),
+      include_layers: flag(values, 'layers'),
+      depth: flag(values, 'depth'),
+      limit: flag(values, 'limit'),
+      min_score: flag(values, 'min-score'),
+      max_tokens: flag(values, 'max-tokens'),
+      expand_graph: !values['no-expand'],
+      respect_layers: !values['ignore-layers'],
+    }),
+  query: (index, params) => context(index, params),
+  text: (r) =>
+    table(
+      ['#', 'SCORE', 'NODE', 'KIND', 'VIA', 'SNIPPET'],
+      r.results.map((hit, i) => [String(i + 1), hit.score.toFixed(2), hit.node_id, hit.kind, hit.match_source, clip(hit.snippet, 80)]),
+    ) +
+    warnings(r.warnings) +
+    `${r.total_results} results, ${r.graph_expansion.length} expansion edges, ~${r.total_tokens} tokens (${r.retrieval_strategy})\n`,
+});
+
+/** Every query command, in the order `kdd --help` lists them. */
+export const QUERY_COMMANDS: readonly Command[] = [contextCommand, graphCommand, impactCommand, coverageCommand, violationsCommand, healthCommand];

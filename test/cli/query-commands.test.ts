@@ -1,0 +1,111 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { CliIO } from '../../cli/command.js';
+import { contextCommand, coverageCommand, graphCommand, healthCommand, impactCommand, QUERY_COMMANDS, violationsCommand } from '../../cli/commands/query-commands.js';
+import { table } from '../../cli/format.js';
+import type { Command } from '../../cli/command.js';
+import { makeBundle } from '../helpers/make-index.js';
+import { writeDist } from '../helpers/write-dist.js';
+
+let dist: string;
+
+beforeAll(async () => {
+  const bundle = makeBundle(
+    ['Entity:KDDDocument', 'BR:BR-DOCUMENT-001', 'UC:UC-001', 'CMD:CMD-001', 'Entity:Lonely'],
+    [
+      { from: 'BR:BR-DOCUMENT-001', type: 'ENTITY_RULE', to: 'Entity:KDDDocument' },
+      { from: 'UC:UC-001', type: 'UC_APPLIES_RULE', to: 'BR:BR-DOCUMENT-001' },
+      { from: 'UC:UC-001', type: 'UC_EXECUTES_CMD', to: 'CMD:CMD-001' },
+      { from: 'CMD:CMD-001', type: 'WIKI_LINK', to: 'Entity:KDDDocument' },
+      { from: 'Entity:KDDDocument', type: 'WIKI_LINK', to: 'UC:UC-001' },
+    ],
+    [{ from_node: 'UC:UC-001', target: 'Ghost', source_file: 'x.md', section: null }],
+  );
+  dist = (await writeDist(bundle)).dir;
+});
+
+async function run(command: Command, argv: string[], cwd = '/') {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io: CliIO = { stdout: (s) => void out.push(s), stderr: (s) => void err.push(s), isTTY: false, cwd };
+  const code = await command.run(argv, io);
+  return { code, stdout: out.join(''), stderr: err.join('') };
+}
+
+describe('query commands', () => {
+  it('export name, summary and usage for kdd --help', () => {
+    expect(QUERY_COMMANDS.map((c) => c.name)).toEqual(expect.arrayContaining(['context', 'graph', 'impact', 'coverage', 'violations', 'health']));
+    for (const command of QUERY_COMMANDS) expect(command.usage).toMatch(new RegExp(`^kdd ${command.name}`));
+  });
+
+  it('kdd impact --json prints the spec answer', async () => {
+    const { code, stdout, stderr } = await run(impactCommand, ['Entity:KDDDocument', '--bundle', dist, '--json', '--depth', '3']);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    const answer = JSON.parse(stdout);
+    expect(answer.directly_affected.map((n: { id: string }) => n.id)).toEqual(['BR:BR-DOCUMENT-001', 'CMD:CMD-001']);
+    expect(answer.transitively_affected[0].path).toEqual(['Entity:KDDDocument', 'BR:BR-DOCUMENT-001', 'UC:UC-001']);
+  });
+
+  it('kdd impact prints aligned tables', async () => {
+    const { code, stdout } = await run(impactCommand, ['Entity:KDDDocument', '--bundle', dist]);
+    expect(code).toBe(0);
+    expect(stdout).toContain('Directly affected (2)');
+    expect(stdout).toContain('Entity:KDDDocument → BR:BR-DOCUMENT-001 → UC:UC-001');
+  });
+
+  it('resolves --bundle against the working directory and defaults to dist', async () => {
+    const { code, stderr } = await run(healthCommand, [], '/nonexistent');
+    expect(code).toBe(4);
+    expect(stderr).toContain('/nonexistent/dist');
+  });
+
+  it('an unknown node exits 3 with the message on stderr and the error object on stdout with --json', async () => {
+    const { code, stdout, stderr } = await run(graphCommand, ['Entity:Nope', '--bundle', dist, '--json']);
+    expect(code).toBe(3);
+    expect(stderr).toBe('kdd graph: Node not found: Entity:Nope\n');
+    expect(JSON.parse(stdout)).toEqual({ error: { code: 'NODE_NOT_FOUND', message: 'Node not found: Entity:Nope' } });
+  });
+
+  it('bad values and bad flags exit 2', async () => {
+    expect((await run(graphCommand, ['Entity:KDDDocument', '--bundle', dist, '--depth', '9'])).code).toBe(2);
+    const unknown = await run(graphCommand, ['Entity:KDDDocument', '--bundle', dist, '--frobnicate', '--json']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('Usage: kdd graph');
+    expect(JSON.parse(unknown.stdout).error.code).toBe('INVALID_PARAMS');
+    const missing = await run(impactCommand, ['--bundle', dist]);
+    expect(missing.stderr).toContain("'node_id'");
+  });
+
+  it('kdd graph, coverage, violations and health print readable summaries', async () => {
+    expect((await run(graphCommand, ['Entity:KDDDocument', '--bundle', dist, '--edge-types', 'entity_rule'])).stdout).toContain('BR:BR-DOCUMENT-001 -ENTITY_RULE-> Entity:KDDDocument');
+    expect((await run(coverageCommand, ['Entity:KDDDocument', '--bundle', dist])).stdout).toMatch(/50\.0% covered \(2 of 4, 2 missing\)/);
+    expect((await run(violationsCommand, ['--bundle', dist])).stdout).toContain('1 violations in 5 edges (20.0%)');
+    const healthOut = (await run(healthCommand, ['--bundle', dist])).stdout;
+    expect(healthOut).toContain('Dangling links (1)');
+    expect(healthOut).toMatch(/Orphan nodes \(1\)\n.*\n\s+Entity:Lonely/);
+  });
+});
+
+describe('kdd context', () => {
+  it('joins the words into query_text and prints ranked results', async () => {
+    const { code, stdout, stderr } = await run(contextCommand, ['document', 'rule', '--bundle', dist, '--json']);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    const answer = JSON.parse(stdout);
+    expect(Array.isArray(answer.results)).toBe(true);
+    expect(answer.strategy).toBe('hybrid');
+  });
+
+  it('a too-short query exits 2 with QUERY_TOO_SHORT', async () => {
+    const { code, stdout } = await run(contextCommand, ['ab', '--bundle', dist, '--json']);
+    expect(code).toBe(2);
+    expect(JSON.parse(stdout).error.code).toBe('QUERY_TOO_SHORT');
+  });
+});
+
+describe('table', () => {
+  it('aligns columns and leaves the last one unpadded', () => {
+    expect(table(['A', 'BB'], [['xyz', '1'], ['x', '22']])).toBe('  A    BB\n  xyz  1\n  x    22\n');
+    expect(table(['A'], [])).toBe('  (none)\n');
+  });
+});

@@ -1,0 +1,16 @@
+/** Writes a hand-made bundle as `dist/` would hold it: `kdd-<hash>.msgpack` + `kdd.json`. */
+import { createHash } from 'node:crypto';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { encodeBundle, type Bundle } from '../../runtime/bundle-format.js';
+
+export async function writeDist(bundle: Bundle, dir?: string): Promise<{ dir: string; file: string; hash: string; bytes: Uint8Array }> {
+  const out = dir ?? (await mkdtemp(join(tmpdir(), 'kdd-dist-')));
+  const bytes = encodeBundle(bundle);
+  const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 12);
+  const file = `kdd-${hash}.msgpack`;
+  await writeFile(join(out, file), bytes);
+  await writeFile(join(out, 'kdd.json'), JSON.stringify({ format: bundle.format, bundle: file, hash }));
+  return { dir: out, file, hash, bytes };
+}

@@ -1,0 +1,82 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadBundle } from '../../library/load-bundle.js';
+import { isKddError } from '../../runtime/errors.js';
+import { fetchIndex, loadIndex } from '../../runtime/load.js';
+import { impactFeatureIndex } from '../helpers/make-index.js';
+import { writeDist } from '../helpers/write-dist.js';
+
+const bundle = () => impactFeatureIndex().bundle;
+
+async function rejection(promise: Promise<unknown>) {
+  try {
+    await promise;
+  } catch (error) {
+    if (isKddError(error)) return error;
+    throw error;
+  }
+  throw new Error('expected a rejection');
+}
+
+describe('loadIndex', () => {
+  it('restores nodes, the id map, the text index and the 12-hex hash without touching the bytes', async () => {
+    const { bytes, hash } = await writeDist(bundle());
+    const copy = new Uint8Array(bytes);
+    const keys = Object.keys(bytes);
+    const index = await loadIndex(bytes);
+    expect(index.hash).toBe(hash);
+    expect(index.nodeIndex.get('UC:UC-001')).toBe(index.bundle.nodes.findIndex((n) => n.id === 'UC:UC-001'));
+    expect(index.bundle.edges).toEqual(bundle().edges);
+    expect(typeof index.text.search).toBe('function');
+    expect(new Uint8Array(bytes)).toEqual(copy);
+    expect(Object.keys(bytes)).toEqual(keys);
+  });
+
+  it('rejects bytes that are not a bundle with INDEX_UNAVAILABLE', async () => {
+    expect((await rejection(loadIndex(new Uint8Array([1, 2, 3])))).code).toBe('INDEX_UNAVAILABLE');
+  });
+});
+
+describe('loadBundle', () => {
+  it('loads from a dist directory, a pointer file or the bundle file', async () => {
+    const { dir, file, hash } = await writeDist(bundle());
+    expect((await loadBundle(dir)).hash).toBe(hash);
+    expect((await loadBundle(join(dir, 'kdd.json'))).hash).toBe(hash);
+    expect((await loadBundle(join(dir, file))).hash).toBe(hash);
+  });
+
+  it('names the path when the bundle is missing', async () => {
+    const error = await rejection(loadBundle('/nonexistent/dist'));
+    expect(error.code).toBe('INDEX_UNAVAILABLE');
+    expect(error.message).toContain('/nonexistent/dist');
+  });
+
+  it('detects a bundle whose content does not match its hashed name', async () => {
+    const { dir, file } = await writeDist(bundle());
+    const other = impactFeatureIndex().bundle;
+    other.nodes[0]!.title = 'changed';
+    await writeFile(join(dir, file), (await import('../../runtime/bundle-format.js')).encodeBundle(other));
+    const error = await rejection(loadBundle(dir));
+    expect(error.message).toContain('corrupt');
+    expect(error.message).toContain(file);
+  });
+});
+
+describe('fetchIndex', () => {
+  it('follows kdd.json to the bundle', async () => {
+    const { bytes, file, hash } = await writeDist(bundle());
+    const served: Record<string, unknown> = { '/kdd/kdd.json': { bundle: file }, [`/kdd/${file}`]: bytes };
+    const fake = async (url: string) => {
+      const body = served[url];
+      return {
+        ok: body !== undefined,
+        status: body === undefined ? 404 : 200,
+        json: async () => body,
+        arrayBuffer: async () => new Uint8Array(body as Uint8Array).buffer,
+      } as never;
+    };
+    expect((await fetchIndex('/kdd', { fetch: fake })).hash).toBe(hash);
+    expect((await rejection(fetchIndex('/missing/', { fetch: fake }))).message).toContain('/missing/kdd.json');
+  });
+});
