@@ -1,0 +1,194 @@
+/**
+ * Markdown body → `ParsedMarkdown`, by hand: a line-oriented block scanner (_scan-blocks.ts) and an
+ * inline renderer straight to plain text (_scan-inline.ts), with no syntax tree in between.
+ *
+ * Why not remark: unified + remark-gfm reads about 0.4 MB/s, and a 10k-spec build must parse
+ * ~60 MB in seconds. This scanner gives the same `ParsedMarkdown` as the remark reference
+ * (test/helpers/markdown-remark.ts, kept for the differential tests) on the Markdown that specs are made of.
+ *
+ * Deliberate differences from remark, all on constructs specs do not use:
+ * - GFM footnotes (`[^1]` and `[^1]: text`) are read as ordinary text;
+ * - named character references other than the common few in _scan-inline.ts stay as typed
+ *   (`&alpha;` is not decoded; numeric ones such as `&#945;` are);
+ * - GFM bare autolinks (`www.x.com`, `https://x.com`) are plain text: their text is the same,
+ *   only emphasis markers inside a URL (`https://x.com/*a*`) would be read differently;
+ * - the link reference definition and link destination grammars are the common forms, not every
+ *   corner of CommonMark (no nested brackets in labels, no multi-line titles with blank lines).
+ */
+import type { CodeBlock, ParsedMarkdown, Section, Table, WikiLink } from './types.js';
+import { htmlText, tidy } from './_plain-text.js';
+import { scanBlocks, type BlockNode } from './_scan-blocks.js';
+import { hasToken, normalizeLabel, renderInline, type InlineScope } from './_scan-inline.js';
+import { shieldWikiLinks, type WikiLinkShield } from './_wiki-shield.js';
+import { uniqueLinks } from './wiki-links.js';
+
+/** Same contract as `parseMarkdown`: front-matter already removed, never throws. */
+export function scanMarkdown(body: string): ParsedMarkdown {
+  // Wiki-links are shielded exactly as for remark, so both read the same text.
+  const shield = shieldWikiLinks(body);
+  const { document, definitions } = scanBlocks(shield.text);
+  const labels = new Set(definitions.map(normalizeLabel));
+
+  const preamble = new SectionBuilder(null, -1, shield, labels);
+  const builders: SectionBuilder[] = [];
+  let current = preamble;
+  for (const block of document.children) {
+    if (block.kind === 'heading') {
+      current = new SectionBuilder(block, parentOf(builders, block.depth), shield, labels);
+      builders.push(current);
+    } else {
+      current.add(block);
+    }
+  }
+
+  const sections = builders.map((builder) => builder.build());
+  const title = sections.find((section) => section.depth === 1)?.heading ?? null;
+  return { title, preamble: preamble.build(), sections };
+}
+
+function joinBlocks(texts: readonly string[]): string {
+  return texts.filter(Boolean).join('\n\n');
+}
+
+/** Index of the nearest earlier heading shallower than `depth`, or -1. */
+function parentOf(builders: readonly SectionBuilder[], depth: number): number {
+  for (let index = builders.length - 1; index >= 0; index--) {
+    if (builders[index]!.depth < depth) return index;
+  }
+  return -1;
+}
+
+/** A GFM task-list checkbox opening an item's first paragraph; remark-gfm drops it from the text. */
+const TASK_CHECKBOX = /^\[[ xX]\][ \t]+(?=\S)/;
+
+/** Accumulates one section's content as its blocks arrive in document order (mirrors test/helpers/markdown-remark.ts). */
+class SectionBuilder {
+  private readonly blocks: string[] = [];
+  private readonly paragraphs: string[] = [];
+  private readonly listItems: string[] = [];
+  private readonly tables: Table[] = [];
+  private readonly code: CodeBlock[] = [];
+  private readonly links: WikiLink[] = [];
+  private readonly scope: InlineScope;
+  private readonly heading: string;
+  readonly depth: number;
+
+  /** `heading` null is the preamble. Links written in a heading count as links of its section. */
+  constructor(
+    heading: BlockNode | null,
+    private readonly parent: number,
+    private readonly shield: WikiLinkShield,
+    definitions: ReadonlySet<string>,
+  ) {
+    this.scope = { shield, links: this.links, definitions };
+    this.heading = heading ? this.inline(heading) : '';
+    this.depth = heading?.depth ?? 0;
+  }
+
+  add(block: BlockNode): void {
+    const text = this.read(block);
+    if (text) this.blocks.push(text);
+  }
+
+  private inline(block: BlockNode, source = block.lines.join('\n')): string {
+    return tidyText(renderInline(source.trimEnd(), this.scope));
+  }
+
+  /** Records a block's paragraphs, items, tables and code; returns its plain text ('' if none). */
+  private read(block: BlockNode): string {
+    switch (block.kind) {
+      case 'paragraph':
+      case 'heading': {
+        // A heading nested in a blockquote or list is not a section boundary: read it as a paragraph.
+        const text = this.inline(block);
+        if (text) this.paragraphs.push(text);
+        return text;
+      }
+      case 'list':
+        return this.readList(block, 0).join('\n');
+      case 'table':
+        return this.readTable(block);
+      case 'code': {
+        // Kept verbatim: a mermaid diagram or a YAML example is content an agent asks about.
+        const raw = block.lines.join('\n');
+        const value = hasToken(raw) ? this.shield.restoreVerbatim(raw) : raw;
+        this.code.push({ lang: block.lang, value });
+        return value.trim() ? value : '';
+      }
+      case 'quote':
+        return joinBlocks(block.children.map((child) => this.read(child)));
+      case 'html':
+        return tidy(htmlText(block.lines.join('\n'), this.scope));
+      default:
+        return ''; // thematic break
+    }
+  }
+
+  /** Records every item, nested ones included, and returns `- item` lines indented by nesting. */
+  private readList(list: BlockNode, level: number): string[] {
+    return list.children.flatMap((item) => this.readItem(item, level));
+  }
+
+  private readItem(item: BlockNode, level: number): string[] {
+    const indent = '  '.repeat(level);
+    // The item's own words are its paragraphs; recorded before nested items to keep document order.
+    const own = item.children
+      .filter(isProse)
+      .map((child, index) => {
+        const source = child.lines.join('\n');
+        const first = index === 0 && child === item.children[0] && child.kind === 'paragraph';
+        return this.inline(child, first ? source.replace(TASK_CHECKBOX, '') : source);
+      })
+      .filter(Boolean)
+      .join(' ');
+    const lines: string[] = [];
+    if (own) {
+      this.listItems.push(own);
+      lines.push(`${indent}- ${own.replace(/\n/g, `\n${indent}  `)}`);
+    }
+    for (const child of item.children) {
+      if (child.kind === 'list') lines.push(...this.readList(child, level + 1));
+      else if (!isProse(child)) {
+        // Code, tables or quotes inside an item: recorded as usual, text indented under the item.
+        const text = this.read(child);
+        if (text) lines.push(...text.split('\n').map((line) => `${indent}  ${line}`));
+      }
+    }
+    return lines;
+  }
+
+  /** Adds a table and returns its text: one `a | b | c` line per row, header row first. */
+  private readTable(table: BlockNode): string {
+    const [head, ...body] = table.rows.map((row) =>
+      row.map((cell) => tidyText(renderInline(cell, this.scope, true)).replace(/\n/g, ' ')),
+    );
+    this.tables.push({ headers: head ?? [], rows: body });
+    return [head ?? [], ...body].map((cells) => cells.join(' | ')).join('\n');
+  }
+
+  build(): Section {
+    return {
+      heading: this.heading,
+      depth: this.depth,
+      parent: this.parent,
+      text: joinBlocks(this.blocks),
+      paragraphs: this.paragraphs,
+      listItems: this.listItems,
+      tables: this.tables,
+      code: this.code,
+      links: uniqueLinks(this.links),
+    };
+  }
+}
+
+/** `tidy`, skipping the work when nothing would change: one line, single spaces, no outer whitespace. */
+function tidyText(text: string): string {
+  if (text === '') return text;
+  const untidy =
+    /\s/.test(text[0]!) || /\s/.test(text[text.length - 1]!) || text.includes('\n') || text.includes('\t') || text.includes('  ');
+  return untidy ? tidy(text) : text;
+}
+
+function isProse(block: BlockNode): boolean {
+  return block.kind === 'paragraph' || block.kind === 'heading';
+}
