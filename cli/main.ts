@@ -6,10 +6,15 @@ import { pathToFileURL } from 'node:url';
 import { realpathSync } from 'node:fs';
 import { UsageError, type CliIO, type Command } from './command.js';
 import { buildCommand } from './commands/build.js';
+import { hookCommand } from './commands/hook.js';
+import { mcpCommand } from './commands/mcp.js';
+import { mergeCommand } from './commands/merge.js';
 import { modelCommand } from './commands/model.js';
 import { QUERY_COMMANDS } from './commands/query-commands.js';
+import { serveCommand } from './commands/serve.js';
+import { siteCommand } from './commands/site.js';
 
-const COMMANDS: readonly Command[] = [buildCommand, ...QUERY_COMMANDS, modelCommand];
+const COMMANDS: readonly Command[] = [buildCommand, mergeCommand, hookCommand, ...QUERY_COMMANDS, serveCommand, siteCommand, mcpCommand, modelCommand];
 
 function help(): string {
   const width = Math.max(...COMMANDS.map((command) => command.name.length));

@@ -117,7 +117,7 @@ export function packCompiled(result: CompileResult): PackedBundle {
   return packBundle({ ...result.graph, manifest: result.manifest });
 }
 
-function report(result: CompileResult, bundle: BundlePointer, written: { written: string[]; removed: string[] }, duration: number): BuildReport {
+export function report(result: CompileResult, bundle: BundlePointer, written: { written: string[]; removed: string[] }, duration: number): BuildReport {
   const { graph, manifest } = result;
   return {
     files: result.files,
@@ -138,7 +138,7 @@ function report(result: CompileResult, bundle: BundlePointer, written: { written
   };
 }
 
-function makeManifest(graph: Graph, records: readonly DocumentRecord[], git: GitFacts, indexedBy: string | null): IndexManifest {
+export function makeManifest(graph: Graph, records: readonly DocumentRecord[], git: GitFacts, indexedBy: string | null): IndexManifest {
   // `_shared/` holds cross-cutting specs of a multi-domain tree; it is not a domain of its own.
   const domains = [...new Set(graph.nodes.map((node) => node.domain).filter((domain): domain is string => domain !== null && domain !== '_shared'))].sort();
   const times = graph.nodes.map((node) => node.indexed_at).filter((time): time is string => time !== null).sort();
@@ -159,7 +159,7 @@ function makeManifest(graph: Graph, records: readonly DocumentRecord[], git: Git
   };
 }
 
-function indexedEvents(graph: Graph, records: readonly DocumentRecord[], durations: ReadonlyMap<DocumentRecord, number>, manifest: IndexManifest): DomainEvent[] {
+export function indexedEvents(graph: Graph, records: readonly DocumentRecord[], durations: ReadonlyMap<DocumentRecord, number>, manifest: IndexManifest): DomainEvent[] {
   const outDegree = countBy(graph.edges.map((edge) => edge.from_node));
   const winners = new Map(graph.nodes.map((node) => [node.id, node]));
   return records
@@ -180,13 +180,13 @@ function indexedEvents(graph: Graph, records: readonly DocumentRecord[], duratio
     }));
 }
 
-function countBy(values: readonly string[]): Record<string, number> {
+export function countBy(values: readonly string[]): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const value of [...values].sort()) counts[value] = (counts[value] ?? 0) + 1;
   return counts;
 }
 
-function sortWarnings(warnings: BuildWarning[]): BuildWarning[] {
+export function sortWarnings(warnings: BuildWarning[]): BuildWarning[] {
   return warnings.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
 }
 

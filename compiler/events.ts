@@ -1,7 +1,8 @@
 /**
  * Domain events the build emits, with the payloads their specs define (EVT-KDDDocument-Detected,
- * -Parsed, -Indexed). They go into the build report only: timestamps here are wall-clock facts
- * about this run and never reach an artifact.
+ * -Parsed, -Indexed, -Stale, -Deleted; EVT-Index-MergeRequested, -MergeCompleted). They go into the
+ * build and merge reports only: timestamps here are wall-clock facts about this run and never reach
+ * an artifact.
  */
 import type { IndexLevel, Kind, Layer } from '../runtime/model.js';
 
@@ -23,6 +24,29 @@ export type DomainEvent =
         index_level: IndexLevel;
         duration_ms: number;
         indexed_at: string;
+      };
+    }
+  | { event: 'EVT-KDDDocument-Stale'; payload: { document_id: string; source_path: string; previous_hash: string; current_hash: string; detected_at: string } }
+  | {
+      event: 'EVT-KDDDocument-Deleted';
+      payload: { document_id: string; source_path: string; node_id: string; edge_count: number; embedding_count: number; deleted_at: string };
+    }
+  | {
+      event: 'EVT-Index-MergeRequested';
+      payload: { merge_id: string; source_manifests: string[]; developer_ids: string[]; target_version: string; requested_at: string; requested_by: string | null };
+    }
+  | {
+      event: 'EVT-Index-MergeCompleted';
+      payload: {
+        merge_id: string;
+        merged_manifest_id: string;
+        source_count: number;
+        total_nodes: number;
+        total_edges: number;
+        total_embeddings: number;
+        conflicts_resolved: number;
+        duration_ms: number;
+        completed_at: string;
       };
     };
 

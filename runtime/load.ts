@@ -5,7 +5,7 @@
  *
  * The Node-only convenience `loadBundle(path)` lives in `library/load-bundle.ts`.
  */
-import { decodeBundle, type Bundle, type BundlePointer } from './bundle-format.js';
+import { decodeBundle, POINTER_FILE, type Bundle, type BundlePointer } from './bundle-format.js';
 import { createError, isKddError } from './errors.js';
 import type { KddIndex } from './kdd-index.js';
 import { restoreTextIndex } from './search/index.js';

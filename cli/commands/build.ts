@@ -1,11 +1,11 @@
 import { resolve } from 'node:path';
-import { build, type BuildReport } from '../../compiler/build.js';
-import { parseFlags, type Command, type CliIO } from '../command.js';
+import { buildIndex, type IndexBuildReport } from '../../compiler/incremental.js';
+import { parseFlags, UsageError, type Command, type CliIO } from '../command.js';
 
 export const buildCommand: Command = {
   name: 'build',
   summary: 'Index a specs tree into .kdd-index/ and a content-hashed bundle in dist/',
-  usage: 'kdd build [SPECS_DIR=specs] [--out dist] [--index-dir .kdd-index] [--json] [--strict] [--indexed-by NAME]',
+  usage: 'kdd build [SPECS_DIR=specs] [--out dist] [--index-dir .kdd-index] [--incremental|--full] [--json] [--strict] [--indexed-by NAME]',
   async run(argv, io) {
     const { values, positionals } = parseFlags(argv, {
       out: { type: 'string', default: 'dist' },
@@ -14,9 +14,14 @@ export const buildCommand: Command = {
       'max-file-bytes': { type: 'string' },
       json: { type: 'boolean', default: false },
       strict: { type: 'boolean', default: false },
+      // Incremental is the default whenever a compatible .kdd-index/ exists (UC-002); --full forces a rebuild.
+      incremental: { type: 'boolean', default: false },
+      full: { type: 'boolean', default: false },
     });
+    if (values.incremental && values.full) throw new UsageError('--incremental and --full exclude each other');
     const progress = io.isTTY && !values.json ? progressLine(io) : undefined;
-    const report = await build({
+    const report = await buildIndex({
+      mode: values.full ? 'full' : values.incremental ? 'incremental' : 'auto',
       specsDir: resolve(io.cwd, positionals[0] ?? 'specs'),
       outDir: resolve(io.cwd, values.out),
       indexDir: resolve(io.cwd, values['index-dir']),
@@ -45,12 +50,13 @@ function table(counts: Record<string, number>): string {
     .join('\n');
 }
 
-function summary(report: BuildReport): string {
+function summary(report: IndexBuildReport): string {
   const lines = [
     `kdd build: ${report.files} files → ${report.nodes} nodes, ${report.edges} edges (${report.index_level}, ${report.structure}) in ${report.duration_ms} ms`,
     `  nodes by kind:\n${table(report.nodes_by_kind)}`,
     `  edges by type:\n${table(report.edges_by_type)}`,
     `  layer violations: ${report.layer_violations}   dangling links: ${report.dangling_links}   skipped files: ${report.skipped.length}`,
+    changeLine(report),
     `  bundle: ${report.bundle.bundle} (${report.bundle.bytes} bytes)   .kdd-index: ${report.index_dir.written} written, ${report.index_dir.removed} removed`,
   ];
   if (report.warnings.length > 0) {
@@ -58,4 +64,11 @@ function summary(report: BuildReport): string {
     for (const warning of report.warnings) lines.push(`    ${warning.code}  ${warning.message}`);
   }
   return `${lines.join('\n')}\n`;
+}
+
+function changeLine(report: IndexBuildReport): string {
+  const { changes } = report;
+  const how = report.mode === 'incremental' ? 'incremental' : `full (${report.full_reason})`;
+  const listed = changes.reindexed.length > 0 && changes.reindexed.length <= 10 ? `: ${changes.reindexed.join(', ')}` : '';
+  return `  ${how}: re-indexed ${changes.reindexed.length} files${listed}   added ${changes.added.length}, modified ${changes.modified.length}, deleted ${changes.deleted.length}   tombstones: ${report.tombstones}`;
 }

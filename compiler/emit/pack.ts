@@ -25,8 +25,9 @@ export function packBundle(input: PackInput): PackedBundle {
   const { outgoing, incoming } = adjacency(nodes, edges);
   const bundle: Bundle = {
     format: BUNDLE_FORMAT_VERSION,
-    // The person who built it is not part of what was built: two developers' bundles of the same tree are equal.
-    manifest: canonical({ ...input.manifest, indexed_by: null }),
+    // Who built it and at which HEAD is not part of what was built: two developers' bundles of the
+    // same tree are equal, and a commit that touches no spec does not change the bundle.
+    manifest: canonical({ ...input.manifest, indexed_by: null, git_commit: null }),
     nodes,
     edges,
     outgoing,

@@ -1,0 +1,53 @@
+import { resolve } from 'node:path';
+import { mergeAndWrite, type MergeWriteReport } from '../../compiler/merge-write.js';
+import { CONFLICT_STRATEGIES, type ConflictStrategy } from '../../compiler/merge.js';
+import { parseFlags, UsageError, type Command } from '../command.js';
+
+export const mergeCommand: Command = {
+  name: 'merge',
+  summary: 'Merge several indexes (.kdd-index/ folders, bundles or git refs) into one bundle (BR-MERGE-001)',
+  usage:
+    'kdd merge INDEX_OR_BUNDLE… | --from-git REF… [--repo .] [--index-path .kdd-index] -o OUT [--index-dir OUT_INDEX] [--strategy last_write_wins|fail_on_conflict] [--json]',
+  async run(argv, io) {
+    const { values, positionals } = parseFlags(argv, {
+      out: { type: 'string', short: 'o' },
+      'index-dir': { type: 'string' },
+      strategy: { type: 'string', default: 'last_write_wins' },
+      'from-git': { type: 'string', multiple: true },
+      repo: { type: 'string', default: '.' },
+      'index-path': { type: 'string', default: '.kdd-index' },
+      'requested-by': { type: 'string' },
+      json: { type: 'boolean', default: false },
+    });
+    if (!values.out) throw new UsageError('-o/--out OUT is required');
+    if (!CONFLICT_STRATEGIES.includes(values.strategy as ConflictStrategy)) throw new UsageError(`--strategy must be one of ${CONFLICT_STRATEGIES.join(', ')}`);
+    // `--from-git a b` : parseArgs takes one value per flag, so extra positionals after it are refs too.
+    const refs = values['from-git'] ? [...values['from-git'], ...positionals] : [];
+    const report = await mergeAndWrite({
+      paths: refs.length ? [] : positionals.map((path) => resolve(io.cwd, path)),
+      refs,
+      repo: resolve(io.cwd, values.repo),
+      indexPath: values['index-path'],
+      outDir: resolve(io.cwd, values.out),
+      indexDir: values['index-dir'] ? resolve(io.cwd, values['index-dir']) : undefined,
+      strategy: values.strategy as ConflictStrategy,
+      requestedBy: values['requested-by'] ?? null,
+    });
+    io.stdout(values.json ? `${JSON.stringify(report, null, 2)}\n` : summary(report));
+    return 0;
+  },
+};
+
+function summary(report: MergeWriteReport): string {
+  const lines = [
+    `kdd merge: ${report.sources.length} indexes → ${report.nodes} nodes, ${report.edges} edges in ${report.duration_ms} ms`,
+    ...report.sources.map((source) => `  ${source.source}  ${source.nodes} nodes, ${source.tombstones} tombstones  (${source.manifest_id})`),
+    `  conflicts resolved: ${report.conflicts.length}   deleted (delete-wins): ${report.deleted.length}   dangling links: ${report.dangling_links}   layer violations: ${report.layer_violations}`,
+  ];
+  for (const conflict of report.conflicts) {
+    lines.push(`    ${conflict.node_id}: ${conflict.winner.source} (${conflict.winner.source_hash.slice(0, 12)}, ${conflict.winner.indexed_at ?? 'no commit time'}) wins over ${conflict.others.map((other) => other.source).join(', ')}`);
+  }
+  for (const warning of report.warnings) lines.push(`  warning: ${warning}`);
+  lines.push(`  bundle: ${report.bundle.bundle} (${report.bundle.bytes} bytes)${report.index_dir ? `   .kdd-index: ${report.index_dir.written} written, ${report.index_dir.removed} removed` : ''}`);
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,290 @@
+/**
+ * Incremental build (UC-002, CMD-002, #6): re-extract only the files whose content hash differs
+ * from the previous `.kdd-index/manifest.json`, reuse the other records as `.kdd-index/` holds them,
+ * re-run the (pure, whole-tree) link pass, and rewrite only the artifacts that changed. The bundle is
+ * a function of the records and the manifest, so it is byte-identical to a full rebuild of the
+ * same tree. Deleted nodes leave tombstones for merges (BR-MERGE-001 delete-wins).
+ */
+import { execFile } from 'node:child_process';
+import { access, readFile, rm } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { BUNDLE_FORMAT_VERSION } from '../runtime/bundle-format.js';
+import type { IndexManifest } from '../runtime/model.js';
+import { INDEX_FORMAT_VERSION, indexedEvents, makeManifest, report, sortWarnings, type BuildOptions, type BuildReport, type CompileResult, type SkippedFile } from './build.js';
+import type { BuildWarning } from './diagnostics.js';
+import { writeIfChanged } from './emit/atomic.js';
+import { canonical, stableJson } from './emit/canonical.js';
+import { readPointer, writeDist, type BundlePointer } from './emit/dist.js';
+import { edgesJsonl, nodeFilePath, writeIndexDir, type IndexDirWrite } from './emit/index-dir.js';
+import { packBundle } from './emit/pack.js';
+import { readIndex, writeTombstones, sortTombstones, type IndexContent, type Tombstone } from './emit/tombstones.js';
+import { now, type DomainEvent } from './events.js';
+import { readGitFacts } from './git.js';
+import { compare, linkRecords, type Graph } from './graph/link.js';
+import { extractDocument, type DocumentRecord } from './kinds/extract.js';
+import { DEFAULT_MAX_FILE_BYTES, readSpecs } from './read.js';
+
+const run = promisify(execFile);
+
+/** `auto`: incremental when a compatible `.kdd-index/` exists, else full. `full` re-extracts every file. */
+export type BuildMode = 'auto' | 'incremental' | 'full';
+
+export interface IndexBuildOptions extends BuildOptions {
+  /** Default `auto`. `incremental` behaves like `auto` (UC-002 FA-1: no index ⇒ full build). */
+  mode?: BuildMode;
+}
+
+/** What changed since the previous index (paths relative to the specs root, node ids for tombstones). */
+export interface IndexChanges {
+  /** New spec files (not in the previous manifest's `sources`). */
+  added: string[];
+  /** Files whose content hash changed (one EVT-KDDDocument-Stale each). */
+  modified: string[];
+  /** Files of the previous manifest that are gone. */
+  deleted: string[];
+  /** Files that went through extraction in this run (all of them in a full build). */
+  reindexed: string[];
+  /** Node ids that got a tombstone in this run / whose tombstone was lifted because they reappeared. */
+  tombstoned: string[];
+  revived: string[];
+}
+
+export interface IndexBuildReport extends BuildReport {
+  mode: 'incremental' | 'full';
+  /** Why a full build ran (`--full`, no previous index, format changed), or null. */
+  full_reason: string | null;
+  changes: IndexChanges;
+  /** Tombstones now in `.kdd-index/tombstones.jsonl`. */
+  tombstones: number;
+  /** True when nothing changed and the existing bundle was kept without repacking. */
+  bundle_reused: boolean;
+}
+
+export interface IncrementalCompileResult extends CompileResult {
+  changes: IndexChanges;
+  tombstones: Tombstone[];
+  /** Records that differ from what `.kdd-index/` holds (re-extracted, or `indexed_at` moved). */
+  touched: ReadonlySet<DocumentRecord>;
+}
+
+interface Previous {
+  content: IndexContent | null;
+  /** Null when the previous records can be reused. */
+  fullReason: string | null;
+}
+
+/** The `kdd build` entry: picks incremental or full, writes `.kdd-index/` and `dist/`, reports. */
+export async function buildIndex(options: IndexBuildOptions): Promise<IndexBuildReport> {
+  const started = performance.now();
+  const indexDir = resolve(options.indexDir ?? '.kdd-index');
+  const outDir = resolve(options.outDir ?? 'dist');
+  const previous = await loadPrevious(indexDir, options.mode ?? 'auto');
+  const reuse = previous.fullReason === null;
+  const result = await compileIncremental(options, previous.content, reuse, indexDir);
+  const written = reuse ? await writeTouched(indexDir, result, previous.content!) : await writeIndexDir(indexDir, result.manifest, result.records, result.graph);
+  if (await writeTombstones(indexDir, result.tombstones)) written.written.push('tombstones.jsonl');
+  // Unchanged artifacts ⇒ unchanged records and manifest ⇒ the same bundle: skip the costly pack.
+  const kept = reuse && written.written.length === 0 && written.removed.length === 0 ? await currentPointer(outDir) : null;
+  const pointer = kept ?? (await writeDist(outDir, packBundle({ ...result.graph, manifest: result.manifest }), result.manifest));
+  return {
+    ...report(result, pointer, written, performance.now() - started),
+    mode: reuse ? 'incremental' : 'full',
+    full_reason: previous.fullReason,
+    changes: result.changes,
+    tombstones: result.tombstones.length,
+    bundle_reused: kept !== null,
+  };
+}
+
+async function loadPrevious(indexDir: string, mode: BuildMode): Promise<Previous> {
+  const manifest = await readFile(join(indexDir, 'manifest.json'), 'utf8').then(
+    (text) => JSON.parse(text) as IndexManifest,
+    () => null,
+  );
+  if (!manifest) return { content: null, fullReason: 'no previous index' };
+  if (manifest.version !== INDEX_FORMAT_VERSION) {
+    return { content: null, fullReason: `index format ${manifest.version} differs from ${INDEX_FORMAT_VERSION}` };
+  }
+  // Even a forced full build reads the previous index: deletions still need tombstones and events.
+  const content = await readIndex(indexDir);
+  return { content, fullReason: mode === 'full' ? 'full build requested' : null };
+}
+
+/**
+ * The compile stage of an incremental build, in memory. `reuse` false re-extracts everything but
+ * still diffs against `previous` (Stale/Deleted events, tombstones).
+ */
+export async function compileIncremental(options: BuildOptions, previous: IndexContent | null, reuse: boolean, indexDir?: string): Promise<IncrementalCompileResult> {
+  const root = resolve(options.specsDir);
+  const [read, git, deletedAt] = await Promise.all([readSpecs(root, options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES), readGitFacts(root), headCommitTime(root)]);
+  const warnings: BuildWarning[] = [...read.warnings];
+  const skipped: SkippedFile[] = read.warnings.map((w) => ({ file: w.file, reason: w.code }));
+  const prior = new Map((previous?.records ?? []).map((record) => [record.node.source_file, record]));
+  const records: DocumentRecord[] = [];
+  const extracted: DocumentRecord[] = [];
+  const touched = new Set<DocumentRecord>();
+  const events: DomainEvent[] = [];
+  const durations = new Map<DocumentRecord, number>();
+  const reindexed: string[] = [];
+  read.files.forEach((file, index) => {
+    const indexedAt = git.commitTimes.get(file.path) ?? null;
+    const old = reuse ? prior.get(file.path) : undefined;
+    if (old && old.node.source_hash === file.hash) {
+      // Same bytes, same path ⇒ same record (extraction is pure); only the git time can move.
+      const record = old.node.indexed_at === indexedAt ? old : { node: { ...old.node, indexed_at: indexedAt }, links: old.links };
+      if (record !== old) touched.add(record);
+      records.push(record);
+    } else {
+      const started = performance.now();
+      const outcome = extractDocument(file, { indexedAt });
+      warnings.push(...outcome.warnings);
+      if (outcome.status === 'skipped') skipped.push({ file: file.path, reason: outcome.reason });
+      else {
+        const { node } = outcome.record;
+        records.push(outcome.record);
+        extracted.push(outcome.record);
+        touched.add(outcome.record);
+        reindexed.push(file.path);
+        durations.set(outcome.record, performance.now() - started);
+        events.push(
+          { event: 'EVT-KDDDocument-Detected', payload: { source_path: file.path, source_hash: file.hash, kind: node.kind, layer: node.layer, detected_at: now() } },
+          { event: 'EVT-KDDDocument-Parsed', payload: { document_id: node.doc_id, source_path: file.path, kind: node.kind, ...outcome.facts, parsed_at: now() } },
+        );
+      }
+    }
+    options.onProgress?.(index + 1, read.files.length);
+  });
+  const graph = linkRecords(records);
+  warnings.push(...graph.warnings);
+  const manifest = makeManifest(graph, records, git, options.indexedBy ?? null);
+  const diff = diffSources(previous, read.files, prior);
+  const tombstoned = tombstones(previous, graph, deletedAt);
+  const docIds = new Map((previous?.records ?? []).map((record) => [record.node.id, record.node.doc_id]));
+  events.unshift(...diff.events, ...(await deletedEvents(tombstoned.added, docIds, indexDir)));
+  events.push(...indexedEvents(graph, extracted, durations, manifest));
+  return {
+    manifest,
+    records,
+    graph,
+    warnings: sortWarnings(warnings),
+    skipped: skipped.sort((a, b) => compare(a.file, b.file)),
+    events,
+    files: read.files.length + read.warnings.length,
+    changes: { ...diff.changes, reindexed, tombstoned: tombstoned.added.map((t) => t.node_id), revived: tombstoned.revived },
+    tombstones: tombstoned.all,
+    touched,
+  };
+}
+
+function diffSources(previous: IndexContent | null, files: readonly { path: string; hash: string }[], prior: ReadonlyMap<string, DocumentRecord>) {
+  const before = previous?.manifest.sources ?? {};
+  const current = new Map(files.map((file) => [file.path, file.hash]));
+  const changes = { added: [] as string[], modified: [] as string[], deleted: [] as string[] };
+  const events: DomainEvent[] = [];
+  for (const [path, hash] of current) {
+    const previousHash = before[path];
+    if (previousHash === undefined) changes.added.push(path);
+    else if (previousHash !== hash) {
+      changes.modified.push(path);
+      const documentId = prior.get(path)?.node.doc_id ?? path;
+      events.push({ event: 'EVT-KDDDocument-Stale', payload: { document_id: documentId, source_path: path, previous_hash: previousHash, current_hash: hash, detected_at: now() } });
+    }
+  }
+  for (const path of Object.keys(before).sort(compare)) if (!current.has(path)) changes.deleted.push(path);
+  return { changes, events };
+}
+
+/** Every node of the previous index that is gone gets a tombstone; a reappearing id lifts it. */
+function tombstones(previous: IndexContent | null, graph: Graph, deletedAt: string | null) {
+  const present = new Set(graph.nodes.map((node) => node.id));
+  const byId = new Map<string, Tombstone>();
+  const revived: string[] = [];
+  for (const tombstone of previous?.tombstones ?? []) {
+    if (present.has(tombstone.node_id)) revived.push(tombstone.node_id);
+    else byId.set(tombstone.node_id, tombstone);
+  }
+  const added: Tombstone[] = [];
+  for (const { node } of previous?.records ?? []) {
+    if (present.has(node.id)) continue;
+    const tombstone: Tombstone = { node_id: node.id, source_file: node.source_file, source_hash: node.source_hash, deleted_at: deletedAt };
+    byId.set(node.id, tombstone);
+    added.push(tombstone);
+  }
+  return { all: sortTombstones([...byId.values()]), added: sortTombstones(added), revived: revived.sort(compare) };
+}
+
+/** EVT-KDDDocument-Deleted, with the edge count the previous `edges.jsonl` held for each node. */
+async function deletedEvents(deleted: readonly Tombstone[], docIds: ReadonlyMap<string, string>, indexDir: string | undefined): Promise<DomainEvent[]> {
+  if (deleted.length === 0) return [];
+  const counts = new Map(deleted.map((tombstone) => [tombstone.node_id, 0]));
+  const text = indexDir ? await readFile(join(indexDir, 'edges', 'edges.jsonl'), 'utf8').catch(() => '') : '';
+  for (const line of text.split('\n')) {
+    if (!line) continue;
+    const edge = JSON.parse(line) as { from_node: string; to_node: string };
+    for (const id of new Set([edge.from_node, edge.to_node])) if (counts.has(id)) counts.set(id, counts.get(id)! + 1);
+  }
+  return deleted.map((tombstone) => ({
+    event: 'EVT-KDDDocument-Deleted' as const,
+    payload: {
+      document_id: docIds.get(tombstone.node_id) ?? tombstone.node_id,
+      source_path: tombstone.source_file,
+      node_id: tombstone.node_id,
+      edge_count: counts.get(tombstone.node_id) ?? 0,
+      embedding_count: 0,
+      deleted_at: now(),
+    },
+  }));
+}
+
+/**
+ * Writes what differs from the previous `.kdd-index/`: node files of touched or new winners, removal
+ * of node files whose node is gone, and the three whole-tree files when their text changed. Equal to
+ * what `writeIndexDir` would leave, without reading back 10k unchanged node files.
+ */
+async function writeTouched(dir: string, result: IncrementalCompileResult, previous: IndexContent): Promise<IndexDirWrite> {
+  const winners = new Map(result.graph.nodes.map((node) => [node.id, node]));
+  const current = new Map<string, DocumentRecord>();
+  for (const record of result.records) if (winners.get(record.node.id) === record.node) current.set(nodeFilePath(record), record);
+  const before = new Set(previous.records.map(nodeFilePath));
+  const files = new Map<string, string>([
+    ['manifest.json', stableJson(result.manifest)],
+    ['edges/edges.jsonl', edgesJsonl(result.graph.edges)],
+    ['edges/dangling.jsonl', result.graph.dangling.map((link) => `${JSON.stringify(canonical(link))}\n`).join('')],
+  ]);
+  for (const [path, record] of current) {
+    if (result.touched.has(record) || !before.has(path)) files.set(path, stableJson({ ...record.node, links: record.links }));
+  }
+  const written: string[] = [];
+  for (const [path, text] of [...files.entries()].sort(([a], [b]) => compare(a, b))) {
+    if (await writeIfChanged(join(dir, path), text)) written.push(path);
+  }
+  const removed: string[] = [];
+  for (const path of [...before].sort(compare)) {
+    if (current.has(path)) continue;
+    await rm(join(dir, path), { force: true });
+    removed.push(path);
+  }
+  return { written, removed };
+}
+
+/** The existing pointer, if it names a bundle of this format that is still on disk. */
+async function currentPointer(outDir: string): Promise<BundlePointer | null> {
+  const pointer = await readPointer(outDir);
+  if (!pointer || pointer.format !== BUNDLE_FORMAT_VERSION) return null;
+  return access(join(outDir, pointer.bundle)).then(
+    () => pointer,
+    () => null,
+  );
+}
+
+/** Commit time of HEAD: the `deleted_at` of tombstones recorded now. Null outside git. */
+export async function headCommitTime(cwd: string): Promise<string | null> {
+  try {
+    const { stdout } = await run('git', ['log', '-1', '--format=%cI', 'HEAD'], { cwd });
+    const text = stdout.trim();
+    return text ? new Date(text).toISOString() : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,118 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtemp, readFile, writeFile, mkdir } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { addBlock, BLOCK_END, BLOCK_START, hookBlock, installHook, removeBlock, uninstallHook } from '../../compiler/hooks.js';
+import { removeTree } from '../helpers/temp-tree.js';
+
+const roots: string[] = [];
+afterAll(async () => {
+  await Promise.all(roots.map(removeTree));
+});
+
+/** The CLI from source through tsx: what KDD_BIN lets a test (or a monorepo) point the hook at. */
+const KDD_BIN = `${new URL('../../node_modules/.bin/tsx', import.meta.url).pathname} ${new URL('../../cli/main.ts', import.meta.url).pathname}`;
+
+async function repo(): Promise<string> {
+  const root = await mkdtemp(join(tmpdir(), 'kdd-hook-'));
+  roots.push(root);
+  git(root, 'init', '-q');
+  git(root, 'config', 'user.email', 'dev@example.com');
+  git(root, 'config', 'user.name', 'Dev');
+  git(root, 'config', 'commit.gpgsign', 'false');
+  return root;
+}
+
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', args, { cwd, encoding: 'utf8' });
+}
+
+const spec = (name: string, text: string) => `---\nkind: entity\n---\n# ${name}\n\n## Descripción\n\n${text}\n`;
+
+describe('hook blocks', () => {
+  it('appends a marked block to an existing hook and removes only that block', () => {
+    const existing = '#!/bin/sh\nnpm run lint\n';
+    const installed = addBlock(existing, hookBlock({}));
+    expect(installed.startsWith(existing)).toBe(true);
+    expect(installed).toContain(BLOCK_START);
+    expect(installed).toContain(BLOCK_END);
+    expect(addBlock(installed, hookBlock({}))).toBe(installed);
+    expect(removeBlock(installed)).toBe(existing);
+  });
+
+  it('never blocks the commit unless strict', () => {
+    expect(hookBlock({})).not.toMatch(/exit 1/);
+    expect(hookBlock({ strict: true })).toMatch(/exit 1/);
+    expect(hookBlock({ kind: 'post-commit' })).not.toMatch(/git add/);
+    expect(hookBlock({})).toMatch(/npx --no-install kdd/);
+  });
+});
+
+describe('installHook', () => {
+  it('husky: edits .husky/pre-commit; lefthook: adds a command entry, or prints a snippet when the hook key exists', async () => {
+    const husky = await repo();
+    await mkdir(join(husky, '.husky'));
+    await writeFile(join(husky, '.husky/pre-commit'), 'npx lint-staged\n');
+    expect(await installHook({ repo: husky })).toMatchObject({ manager: 'husky', action: 'updated' });
+    expect(await readFile(join(husky, '.husky/pre-commit'), 'utf8')).toMatch(/^npx lint-staged\n\n# >>> kdd-index >>>/);
+    await uninstallHook({ repo: husky });
+    expect(await readFile(join(husky, '.husky/pre-commit'), 'utf8')).toBe('npx lint-staged\n');
+
+    const lefthook = await repo();
+    await writeFile(join(lefthook, 'lefthook.yml'), 'post-merge:\n  commands:\n    deps:\n      run: npm ci\n');
+    expect(await installHook({ repo: lefthook })).toMatchObject({ manager: 'lefthook', action: 'updated' });
+    const yaml = await readFile(join(lefthook, 'lefthook.yml'), 'utf8');
+    expect(yaml).toMatch(/\npre-commit:\n {2}commands:\n {4}kdd-index:\n {6}run: \|\n/);
+    await uninstallHook({ repo: lefthook });
+    expect(await readFile(join(lefthook, 'lefthook.yml'), 'utf8')).toBe('post-merge:\n  commands:\n    deps:\n      run: npm ci\n');
+    await writeFile(join(lefthook, 'lefthook.yml'), 'pre-commit:\n  commands:\n    lint:\n      run: npm run lint\n');
+    const change = await installHook({ repo: lefthook });
+    expect(change.action).toBe('snippet');
+    expect(change.snippet).toMatch(/^commands:\n {2}kdd-index:/);
+  });
+
+  it('a real git commit runs the pre-commit hook, which re-indexes only the changed spec and stages .kdd-index/', async () => {
+    const root = await repo();
+    await mkdir(join(root, 'specs/01-domain/entities'), { recursive: true });
+    await writeFile(join(root, '.gitignore'), 'dist/\n');
+    await writeFile(join(root, 'specs/01-domain/entities/Pedido.md'), spec('Pedido', 'Un pedido de un [[Usuario]].'));
+    await writeFile(join(root, 'specs/01-domain/entities/Usuario.md'), spec('Usuario', 'Quien compra.'));
+    git(root, 'add', '.');
+    git(root, 'commit', '-qm', 'specs before the hook');
+    await writeFile(join(root, '.git/hooks/pre-commit'), '#!/bin/sh\necho "existing hook ran" >&2\n', { mode: 0o755 });
+    expect(await installHook({ repo: root })).toMatchObject({ manager: 'git', action: 'updated' });
+    const commit = (message: string, text: string) => {
+      return writeFile(join(root, 'specs/01-domain/entities/Usuario.md'), spec('Usuario', text)).then(() => {
+        git(root, 'add', 'specs');
+        const result = spawnSync('git', ['commit', '-qm', message], { cwd: root, encoding: 'utf8', env: { ...process.env, KDD_BIN } });
+        expect(result.status).toBe(0);
+        return result.stderr;
+      });
+    };
+    const first = await commit('first indexed commit', 'Quien compra.\n\nCliente.');
+    expect(first).toContain('existing hook ran');
+    expect(first).toMatch(/full \(no previous index\)/);
+    expect(git(root, 'show', '--name-only', '--format=', 'HEAD').split('\n')).toContain('.kdd-index/nodes/entity/Pedido.json');
+
+    // pre-commit sees HEAD's commit times: Pedido's last commit is older than HEAD, so only Usuario moves.
+    const second = await commit('edit Usuario', 'Quien compra y paga.');
+    expect(second).toMatch(/incremental: re-indexed 1 files: 01-domain\/entities\/Usuario\.md/);
+    const changed = git(root, 'show', '--name-only', '--format=', 'HEAD').trim().split('\n').sort();
+    expect(changed).toEqual(['.kdd-index/manifest.json', '.kdd-index/nodes/entity/Usuario.json', 'specs/01-domain/entities/Usuario.md']);
+    expect(git(root, 'status', '--porcelain')).toBe('');
+  }, 30_000);
+
+  it('a failing index build does not block the commit', async () => {
+    const root = await repo();
+    await writeFile(join(root, 'a.txt'), 'x\n');
+    await installHook({ repo: root, specsDir: 'does-not-exist' });
+    git(root, 'add', 'a.txt');
+    const result = spawnSync('git', ['commit', '-qm', 'no specs'], { cwd: root, encoding: 'utf8', env: { ...process.env, KDD_BIN } });
+    expect(result.status).toBe(0);
+    expect(result.stderr).toContain('commit not blocked');
+    await uninstallHook({ repo: root });
+    expect(existsSync(join(root, '.git/hooks/pre-commit'))).toBe(false);
+  }, 30_000);
+});
