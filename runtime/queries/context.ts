@@ -1,0 +1,181 @@
+/**
+ * QRY-003 RetrieveHybrid — the main entry point for agents (`POST /v1/retrieve/context`).
+ *
+ * Lexical (exact ids, BM25F, bilingual vocabulary, kind intent) + graph expansion, fused into one
+ * ranking (runtime/search/fuse.ts). At L1 there is no semantic phase: the answer says so with a
+ * `NO_EMBEDDINGS` warning and `retrieval_strategy: 'lexical+graph'` (UC-004 FA-1).
+ *
+ * respect_layers (UC-004 FA-3): layer-violating edges are never walked, so no result is reached
+ * through one and `graph_expansion` holds none; the violating edges met are listed in
+ * `layer_violations`. Nodes that match the query text themselves are kept.
+ */
+import { warning, type KddWarning } from '../errors.js';
+import type { KddIndex } from '../kdd-index.js';
+import { KINDS, LAYERS, type GraphEdge, type GraphNode, type Kind, type Layer, type LayerViolation } from '../model.js';
+import { fuse, type MatchSource } from '../search/fuse.js';
+import { bestSnippet } from '../search/snippet.js';
+import { createBudget, estimateJsonTokens, take } from '../tokens.js';
+import { boolParam, intParam, numberParam, requireIndex, stringListParam, stringParam, type RawParams } from '../validate.js';
+
+export interface ContextParams {
+  /** Natural-language query, at least 3 characters. */
+  query_text: string;
+  /** Spread relevance along graph edges. Default true. */
+  expand_graph?: boolean;
+  /** Graph expansion depth, 1–5. Default 2. */
+  depth?: number;
+  include_kinds?: Kind[];
+  include_layers?: Layer[];
+  /** Never walk layer-violating edges (BR-LAYER-001). Default true. */
+  respect_layers?: boolean;
+  /** Minimum fused score, 0–1 (1 = the best result). Default 0.5. */
+  min_score?: number;
+  /** 1–100. Default 10. */
+  limit?: number;
+  /** Token budget of the results. Default 8000. */
+  max_tokens?: number;
+}
+
+export interface ContextHit {
+  node_id: string;
+  kind: Kind;
+  layer: Layer;
+  title: string;
+  score: number;
+  match_source: MatchSource;
+  /** Heading of the section the snippet was taken from. */
+  section: string | null;
+  snippet: string;
+  source_file: string;
+  /** Omitted (and `truncated: true`) when the full entry did not fit the token budget. */
+  indexed_fields?: Record<string, unknown>;
+  truncated?: boolean;
+  /** Estimated tokens of this entry. */
+  tokens: number;
+}
+
+export interface ExpansionEdge {
+  from_node: string;
+  to_node: string;
+  edge_type: string;
+}
+
+export interface ContextResult {
+  strategy: 'hybrid';
+  /** What actually ran: `lexical+graph` at L1, `lexical` without expansion. */
+  retrieval_strategy: 'lexical+graph' | 'lexical';
+  results: ContextHit[];
+  graph_expansion: ExpansionEdge[];
+  layer_violations: LayerViolation[];
+  total_results: number;
+  total_nodes: number;
+  total_tokens: number;
+  warnings: KddWarning[];
+}
+
+export const CONTEXT_DEFAULTS = { expand_graph: true, depth: 2, respect_layers: true, min_score: 0.5, limit: 10, max_tokens: 8000 } as const;
+
+export function context(index: KddIndex, params: ContextParams | RawParams): ContextResult {
+  requireIndex(index);
+  const raw = params as RawParams;
+  const queryText = stringParam(raw, 'query_text', { minLength: 3, code: 'QUERY_TOO_SHORT' });
+  const expand = boolParam(raw, 'expand_graph', { default: CONTEXT_DEFAULTS.expand_graph });
+  const depth = intParam(raw, 'depth', { min: 1, max: 5, default: CONTEXT_DEFAULTS.depth, code: 'INVALID_DEPTH' });
+  const kinds = new Set(stringListParam(raw, 'include_kinds', { allowed: KINDS }));
+  const layers = new Set(stringListParam(raw, 'include_layers', { allowed: LAYERS }));
+  const respectLayers = boolParam(raw, 'respect_layers', { default: CONTEXT_DEFAULTS.respect_layers });
+  const minScore = numberParam(raw, 'min_score', { min: 0, max: 1, default: CONTEXT_DEFAULTS.min_score, code: 'INVALID_SCORE_RANGE' });
+  const limit = intParam(raw, 'limit', { min: 1, max: 100, default: CONTEXT_DEFAULTS.limit });
+  const maxTokens = intParam(raw, 'max_tokens', { min: 1, default: CONTEXT_DEFAULTS.max_tokens });
+
+  const { bundle } = index;
+  const fused = fuse(index, queryText, { expandGraph: expand, depth, respectLayers });
+  const budget = createBudget(maxTokens);
+  const results: ContextHit[] = [];
+  for (const c of fused.candidates) {
+    if (results.length >= limit || c.score < minScore) break;
+    const node = bundle.nodes[c.node]!;
+    if ((kinds.size > 0 && !kinds.has(node.kind)) || (layers.size > 0 && !layers.has(node.layer))) continue;
+    const hit = toHit(node, c.score, c.match_source, bestSnippet(node, fused.analysis.groups, index.text));
+    if (!fitHit(hit, budget)) break;
+    results.push(hit);
+  }
+
+  const returned = new Set(results.map((r) => r.node_id));
+  const warnings: KddWarning[] = [];
+  if (bundle.manifest.index_level === 'L1' || !bundle.manifest.embedding_model) {
+    warnings.push(warning('NO_EMBEDDINGS', { level: bundle.manifest.index_level }));
+  }
+  if (budget.exceeded) warnings.push(warning('TOKEN_LIMIT_EXCEEDED', { max_tokens: maxTokens }));
+  return {
+    strategy: 'hybrid',
+    retrieval_strategy: expand ? 'lexical+graph' : 'lexical',
+    results,
+    graph_expansion: expand ? subgraph(index, returned, respectLayers) : [],
+    layer_violations: violations(index, fused.expansion?.skipped, returned, respectLayers),
+    total_results: results.length,
+    total_nodes: results.length,
+    total_tokens: budget.used,
+    warnings,
+  };
+}
+
+function toHit(node: GraphNode, score: number, source: MatchSource, snippet: { section: string | null; text: string }): ContextHit {
+  return {
+    node_id: node.id,
+    kind: node.kind,
+    layer: node.layer,
+    title: node.title,
+    score,
+    match_source: source,
+    section: snippet.section,
+    snippet: snippet.text,
+    source_file: node.source_file,
+    indexed_fields: node.indexed_fields,
+    tokens: 0,
+  };
+}
+
+/** Counts the entry's tokens; if the full entry does not fit, tries it without `indexed_fields`. */
+function fitHit(hit: ContextHit, budget: ReturnType<typeof createBudget>): boolean {
+  hit.tokens = estimateJsonTokens(hit);
+  if (take(budget, hit.tokens)) return true;
+  delete hit.indexed_fields;
+  hit.truncated = true;
+  hit.tokens = estimateJsonTokens(hit);
+  return take(budget, hit.tokens);
+}
+
+/** Edges whose two ends are both returned, one per node pair (typed edges preferred over WIKI_LINK). */
+function subgraph(index: KddIndex, returned: ReadonlySet<string>, respectLayers: boolean): ExpansionEdge[] {
+  const { bundle } = index;
+  const byPair = new Map<string, GraphEdge>();
+  for (const id of [...returned].sort()) {
+    const at = index.nodeIndex.get(id)!;
+    for (const e of bundle.outgoing[at] ?? []) {
+      const edge = bundle.edges[e]!;
+      if (!returned.has(edge.to_node) || edge.from_node === edge.to_node || (respectLayers && edge.layer_violation)) continue;
+      const key = `${edge.from_node}\u0000${edge.to_node}`;
+      const old = byPair.get(key);
+      if (!old || (old.edge_type === 'WIKI_LINK' && edge.edge_type !== 'WIKI_LINK')) byPair.set(key, edge);
+    }
+  }
+  return [...byPair.values()].map((e) => ({ from_node: e.from_node, to_node: e.to_node, edge_type: e.edge_type }));
+}
+
+/** Layer-violating edges that touch a returned node: skipped ones when respecting layers, else walked ones. */
+function violations(index: KddIndex, skipped: ReadonlySet<number> | undefined, returned: ReadonlySet<string>, respectLayers: boolean): LayerViolation[] {
+  const { bundle } = index;
+  const out: LayerViolation[] = [];
+  const edgeIds = respectLayers ? [...(skipped ?? [])] : [...returned].flatMap((id) => bundle.outgoing[index.nodeIndex.get(id)!] ?? []);
+  for (const e of [...new Set(edgeIds)].sort((a, b) => a - b)) {
+    const edge = bundle.edges[e]!;
+    if (!edge.layer_violation || !(returned.has(edge.from_node) || returned.has(edge.to_node))) continue;
+    if (!respectLayers && !(returned.has(edge.from_node) && returned.has(edge.to_node))) continue;
+    const from = bundle.nodes[index.nodeIndex.get(edge.from_node)!];
+    const to = bundle.nodes[index.nodeIndex.get(edge.to_node)!];
+    if (!from || !to) continue;
+    out.push({ from_node: edge.from_node, to_node: edge.to_node, from_layer: from.layer, to_layer: to.layer, edge_type: edge.edge_type, source_file: edge.source_file });
+  }
+  return out;
+}

@@ -1,0 +1,249 @@
+/**
+ * QRY-007 RetrieveContext — the context amplifier (`kdd_context`): given hints an agent has at hand
+ * (file paths, entity names, ids, keywords), return the KDD artefacts that constrain or guide the
+ * change it is about to make. Hard constraints (rules, policies, requirements, entity invariants)
+ * come before behaviour (commands, use cases, queries, events…), nearest first, within a token budget.
+ *
+ * Steps (QRY-007 Algorithm): 1. resolve each hint (exact id → file basename → keyword search);
+ * 2. walk the graph from the resolved nodes (`depth` hops, both directions, never over a
+ * layer-violating edge); 3. extract each node's content from `indexed_fields` by kind;
+ * 4. sort by kind priority and distance, and cut at `max_tokens`.
+ */
+import { createError, type KddWarning, warning } from '../errors.js';
+import type { KddIndex } from '../kdd-index.js';
+import type { GraphEdge, GraphNode, Kind } from '../model.js';
+import { fuse } from '../search/fuse.js';
+import { splitCamel } from '../search/tokenizer.js';
+import { createBudget, estimateJsonTokens, take, truncateToTokens } from '../tokens.js';
+import { intParam, paramsObject, requireIndex, stringListParam, type RawParams } from '../validate.js';
+
+export interface HintsParams {
+  /** File paths, entity names, ids or keywords (at least one). */
+  hints: string[];
+  /** Graph hops from each resolved node, 1–3. Default 1. */
+  depth?: number;
+  /** Token budget of the answer. Default 4000. */
+  max_tokens?: number;
+}
+
+export type MatchMethod = 'id' | 'name' | 'basename' | 'keyword';
+
+export interface ResolvedHint {
+  node_id: string;
+  matched_from: string;
+  match_method: MatchMethod;
+}
+
+export interface ContextItem {
+  node_id: string;
+  kind: Kind;
+  title: string;
+  content: string;
+  source_file: string;
+  /** `Entity:Pedido -> ENTITY_RULE -> BR:BR-PRECIO-001` (the node itself when it was a hint). */
+  reached_via: string;
+  tokens: number;
+}
+
+export interface HintsResult {
+  constraints: ContextItem[];
+  behavior: ContextItem[];
+  resolved_entities: ResolvedHint[];
+  warnings: KddWarning[];
+  total_items: number;
+  total_tokens: number;
+}
+
+export const HINTS_DEFAULTS = { depth: 1, max_tokens: 4000 } as const;
+
+/** Kind priority: hard constraints, then entities (their invariants), then behaviour. */
+const PRIORITY: Partial<Record<Kind, number>> = {
+  'business-rule': 0,
+  'business-policy': 0,
+  'cross-policy': 0,
+  requirement: 1,
+  nfr: 1,
+  adr: 1,
+  entity: 2,
+  role: 2,
+  system: 2,
+  command: 3,
+  'use-case': 3,
+  query: 3,
+  process: 3,
+  event: 4,
+  feature: 5,
+};
+const CONSTRAINT_MAX_PRIORITY = 2;
+const OTHER_PRIORITY = 6;
+/** Content fields per kind, in order; the first non-empty ones make up `content`. */
+const CONTENT_FIELDS: Partial<Record<Kind, readonly string[]>> = {
+  'business-rule': ['declaration', 'when_applies', 'violation'],
+  'business-policy': ['declaration', 'when_applies', 'violation'],
+  'cross-policy': ['purpose', 'declaration', 'standard_behavior'],
+  requirement: ['description', 'acceptance_criteria'],
+  entity: ['invariants', 'description'],
+  role: ['invariants', 'description'],
+  system: ['invariants', 'description'],
+  command: ['purpose', 'preconditions', 'postconditions'],
+  'use-case': ['description', 'main_flow', 'postconditions'],
+  query: ['purpose'],
+  process: ['description', 'steps'],
+  event: ['description'],
+};
+/** One item never takes more than this, so a long document cannot eat the whole budget. */
+const ITEM_MAX_TOKENS = 400;
+/** Keyword hints resolve to the best matches down to this share of the best score. */
+const KEYWORD_MIN_SCORE = 0.8;
+const KEYWORD_MAX_NODES = 3;
+
+export function hints(index: KddIndex, params: HintsParams | RawParams): HintsResult {
+  requireIndex(index);
+  const raw = params as RawParams;
+  const given = paramsObject(raw).hints;
+  if (given === undefined || given === null || (Array.isArray(given) && given.every((h) => typeof h === 'string' && h.trim() === ''))) {
+    throw createError('EMPTY_HINTS', {});
+  }
+  const list = stringListParam(raw, 'hints', { minItems: 1, code: 'EMPTY_HINTS' });
+  const depth = intParam(raw, 'depth', { min: 1, max: 3, default: HINTS_DEFAULTS.depth, code: 'INVALID_DEPTH' });
+  const maxTokens = intParam(raw, 'max_tokens', { min: 1, default: HINTS_DEFAULTS.max_tokens });
+
+  const warnings: KddWarning[] = [];
+  const resolved: ResolvedHint[] = [];
+  for (const hint of list) {
+    const found = resolveHint(index, hint);
+    if (found.length === 0) warnings.push({ code: 'NODE_NOT_FOUND', message: `No match found for hint: '${hint}'` });
+    for (const r of found) if (!resolved.some((x) => x.node_id === r.node_id)) resolved.push(r);
+  }
+
+  const reached = discover(index, resolved.map((r) => index.nodeIndex.get(r.node_id)!), depth);
+  const ordered = [...reached.values()].sort(
+    (a, b) => priority(index, a.node) - priority(index, b.node) || a.hops - b.hops || a.node - b.node,
+  );
+  const budget = createBudget(maxTokens);
+  const constraints: ContextItem[] = [];
+  const behavior: ContextItem[] = [];
+  for (const r of ordered) {
+    const node = index.bundle.nodes[r.node]!;
+    const item: ContextItem = {
+      node_id: node.id,
+      kind: node.kind,
+      title: node.title,
+      content: truncateToTokens(contentOf(node), ITEM_MAX_TOKENS),
+      source_file: node.source_file,
+      reached_via: r.via,
+      tokens: 0,
+    };
+    item.tokens = estimateJsonTokens(item);
+    if (!take(budget, item.tokens)) break;
+    (priority(index, r.node) <= CONSTRAINT_MAX_PRIORITY ? constraints : behavior).push(item);
+  }
+  if (budget.exceeded) warnings.push(warning('TOKEN_LIMIT_EXCEEDED', { max_tokens: maxTokens }));
+  return {
+    constraints,
+    behavior,
+    resolved_entities: resolved,
+    warnings,
+    total_items: constraints.length + behavior.length,
+    total_tokens: budget.used,
+  };
+}
+
+function priority(index: KddIndex, node: number): number {
+  return PRIORITY[index.bundle.nodes[node]!.kind] ?? OTHER_PRIORITY;
+}
+
+/** Exact id, then name/alias/file name, then the basename of a path, then keyword search. */
+function resolveHint(index: KddIndex, hint: string): ResolvedHint[] {
+  const text = hint.trim();
+  const exact = index.nodeIndex.get(text);
+  if (exact !== undefined) return [{ node_id: text, matched_from: hint, match_method: 'id' }];
+  const named = index.text.lookup(text);
+  if (named.length > 0) {
+    return named.map((n) => {
+      const node = index.bundle.nodes[n]!;
+      // An entity's doc id is its name: call that a name match, keep `id` for CMD-001-like ids.
+      const byId = node.doc_id.toLowerCase() === text.toLowerCase() && node.doc_id !== node.title;
+      return { node_id: node.id, matched_from: hint, match_method: byId ? 'id' : 'name' };
+    });
+  }
+  if (/[/\\.]/.test(text)) {
+    const file = text.slice(Math.max(text.lastIndexOf('/'), text.lastIndexOf('\\')) + 1);
+    const base = file.includes('.') ? file.slice(0, file.indexOf('.')) : file;
+    // `index-manifest.ts` names `IndexManifest`: compare without separators too.
+    const byBase = index.text.lookup(base).length > 0 ? index.text.lookup(base) : index.text.lookup(base.replace(/[-_\s]+/g, ''));
+    if (byBase.length > 0) return byBase.map((n) => ({ node_id: index.bundle.nodes[n]!.id, matched_from: hint, match_method: 'basename' }));
+    // `order-service.ts`, `PedidoRepository.ts` → words for the keyword search below.
+    const words = base.split(/[-_.\s]+/).flatMap(splitCamel).join(' ');
+    return keyword(index, words, hint);
+  }
+  return keyword(index, text, hint);
+}
+
+function keyword(index: KddIndex, text: string, hint: string): ResolvedHint[] {
+  if (text.trim().length < 3) return [];
+  const { candidates } = fuse(index, text, { expandGraph: false, depth: 1, respectLayers: true });
+  return candidates
+    .filter((c) => c.score >= KEYWORD_MIN_SCORE)
+    .slice(0, KEYWORD_MAX_NODES)
+    .map((c) => ({ node_id: index.bundle.nodes[c.node]!.id, matched_from: hint, match_method: 'keyword' as const }));
+}
+
+interface Reached {
+  node: number;
+  hops: number;
+  via: string;
+}
+
+/** Breadth-first from the resolved nodes; typed edges are preferred for the `reached_via` label. */
+function discover(index: KddIndex, starts: number[], depth: number): Map<number, Reached> {
+  const { bundle } = index;
+  const reached = new Map<number, Reached>();
+  for (const s of [...new Set(starts)].sort((a, b) => a - b)) reached.set(s, { node: s, hops: 0, via: bundle.nodes[s]!.id });
+  let frontier = [...reached.keys()];
+  for (let hop = 1; hop <= depth && frontier.length > 0; hop++) {
+    const next = new Map<number, Reached>();
+    for (const u of frontier) {
+      const edges = [...(bundle.outgoing[u] ?? []), ...(bundle.incoming[u] ?? [])].map((e) => bundle.edges[e]!);
+      edges.sort(compareEdges);
+      for (const edge of edges) {
+        if (edge.layer_violation || edge.edge_type === 'LAYER_DEPENDENCY') continue;
+        const otherId = edge.from_node === bundle.nodes[u]!.id ? edge.to_node : edge.from_node;
+        const v = index.nodeIndex.get(otherId);
+        if (v === undefined || reached.has(v) || next.has(v)) continue;
+        next.set(v, { node: v, hops: hop, via: `${reached.get(u)!.via} -> ${edge.edge_type} -> ${otherId}` });
+      }
+    }
+    for (const [v, r] of next) reached.set(v, r);
+    frontier = [...next.keys()].sort((a, b) => a - b);
+  }
+  return reached;
+}
+
+/** Typed edges first (they say why two nodes relate), WIKI_LINK last; then by type and ends. */
+function compareEdges(a: GraphEdge, b: GraphEdge): number {
+  const rank = (e: GraphEdge) => (e.edge_type === 'WIKI_LINK' ? 2 : /^[A-Z_]+$/.test(e.edge_type) ? 0 : 1);
+  return rank(a) - rank(b) || cmp(a.edge_type, b.edge_type) || cmp(a.from_node, b.from_node) || cmp(a.to_node, b.to_node);
+}
+
+const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** The text an agent needs from a node: kind-specific fields, else the first sections. */
+function contentOf(node: GraphNode): string {
+  const parts: string[] = [];
+  for (const field of CONTENT_FIELDS[node.kind] ?? []) {
+    const text = plain(node.indexed_fields[field]);
+    if (text) parts.push(text);
+  }
+  if (parts.length === 0) {
+    for (const s of node.sections) if (s.text.trim()) parts.push(s.text.trim());
+  }
+  return parts.join('\n').replace(/\n{3,}/g, '\n\n') || node.title;
+}
+
+function plain(value: unknown): string {
+  if (typeof value === 'string') return value.trim();
+  if (Array.isArray(value)) return value.map((v) => `- ${plain(v)}`).filter((s) => s !== '- ').join('\n');
+  if (value && typeof value === 'object') return Object.keys(value).sort().map((k) => `${k}: ${plain((value as Record<string, unknown>)[k])}`).join('; ');
+  return value === null || value === undefined ? '' : String(value);
+}

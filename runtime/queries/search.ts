@@ -1,0 +1,94 @@
+/**
+ * QRY-002 RetrieveSemantic (`POST /v1/retrieve/search`).
+ *
+ * Semantic search needs embeddings (L2). Bundles carry none yet, so the query answers from the
+ * lexical ranking (exact ids, BM25F, bilingual vocabulary; no graph expansion) and says so:
+ * `retrieval_strategy: 'lexical'`, `embedding_model: null` and a `NO_EMBEDDINGS` warning, instead of
+ * failing, so agents always get an answer offline (BR-INDEX-001: L1 always works).
+ */
+import { warning, type KddWarning } from '../errors.js';
+import type { KddIndex } from '../kdd-index.js';
+import { KINDS, LAYERS, type Kind, type Layer } from '../model.js';
+import { fuse } from '../search/fuse.js';
+import { bestSnippet } from '../search/snippet.js';
+import { intParam, numberParam, requireIndex, stringListParam, stringParam, type RawParams } from '../validate.js';
+
+export interface SearchParams {
+  /** Natural-language query, at least 3 characters. */
+  query_text: string;
+  include_kinds?: Kind[];
+  include_layers?: Layer[];
+  /** Minimum score, 0–1 (1 = the best result). Default 0.7. */
+  min_score?: number;
+  /** 1–100. Default 10. */
+  limit?: number;
+}
+
+export interface SearchHit {
+  document_id: string;
+  document_kind: Kind;
+  node_id: string;
+  /** The matched section as a snake_case path (`purpose`, `flujo_principal`). */
+  section_path: string | null;
+  score: number;
+  snippet: string;
+  /** Full text of the matched section. */
+  raw_text: string;
+}
+
+export interface SearchResult {
+  results: SearchHit[];
+  total_results: number;
+  embedding_model: string | null;
+  /** `lexical` until bundles carry embeddings. */
+  retrieval_strategy: 'lexical' | 'semantic';
+  warnings: KddWarning[];
+}
+
+export const SEARCH_DEFAULTS = { min_score: 0.7, limit: 10 } as const;
+
+export function search(index: KddIndex, params: SearchParams | RawParams): SearchResult {
+  requireIndex(index);
+  const raw = params as RawParams;
+  const queryText = stringParam(raw, 'query_text', { minLength: 3, code: 'QUERY_TOO_SHORT' });
+  const kinds = new Set(stringListParam(raw, 'include_kinds', { allowed: KINDS }));
+  const layers = new Set(stringListParam(raw, 'include_layers', { allowed: LAYERS }));
+  const minScore = numberParam(raw, 'min_score', { min: 0, max: 1, default: SEARCH_DEFAULTS.min_score, code: 'INVALID_SCORE_RANGE' });
+  const limit = intParam(raw, 'limit', { min: 1, max: 100, default: SEARCH_DEFAULTS.limit });
+
+  const { bundle } = index;
+  const fused = fuse(index, queryText, { expandGraph: false, depth: 1, respectLayers: true });
+  const results: SearchHit[] = [];
+  for (const c of fused.candidates) {
+    if (results.length >= limit || c.score < minScore) break;
+    const node = bundle.nodes[c.node]!;
+    if ((kinds.size > 0 && !kinds.has(node.kind)) || (layers.size > 0 && !layers.has(node.layer))) continue;
+    const snippet = bestSnippet(node, fused.analysis.groups, index.text);
+    const section = node.sections.find((s) => s.heading === snippet.section);
+    results.push({
+      document_id: node.doc_id,
+      document_kind: node.kind,
+      node_id: node.id,
+      section_path: section ? sectionPath(section.field ?? section.heading) : null,
+      score: c.score,
+      snippet: snippet.text,
+      raw_text: section?.text ?? snippet.text,
+    });
+  }
+  return {
+    results,
+    total_results: results.length,
+    embedding_model: null,
+    retrieval_strategy: 'lexical',
+    warnings: [warning('NO_EMBEDDINGS', { level: bundle.manifest.index_level })],
+  };
+}
+
+function sectionPath(name: string): string {
+  return name
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_|_$/g, '');
+}

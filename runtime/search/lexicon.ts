@@ -1,0 +1,143 @@
+/**
+ * Query-time knowledge of the KDD vocabulary, in Spanish and English:
+ * - SYNONYMS: groups of words that name one concept in either language (rule/regla, merge/fusión…).
+ *   A query term also matches the other stems of its group, at a lower weight.
+ * - KIND_WORDS: words that say which kind of artefact the user wants ("which rule…" → business rules).
+ * Entries are plain words; they go through the same tokenizer as the corpus, so they stay in step
+ * with the stemmer. Add a concept by adding one line.
+ */
+import type { Kind } from '../model.js';
+import { tokenize } from './tokenizer.js';
+
+const GROUPS: readonly string[] = [
+  'rule rules regla reglas norma normas',
+  'policy policies politica politicas',
+  'command commands comando comandos',
+  'event events evento eventos emit emits emitir emite emitted notification notify notificacion notificar aviso',
+  'query queries consulta consultas',
+  'requirement requirements requisito requisitos criterion criteria criterio criterios',
+  'entity entities entidad entidades',
+  'layer layers capa capas',
+  'index indexes indices indice indexar indexing indexacion indexed indexado',
+  'search searching busqueda busquedas buscar retrieve retrieval recuperar recuperacion lookup',
+  'merge merging fusion fusionar fusiones mezclar combine combinar',
+  'impact impacto impactos affected afectado afectados afecta affect',
+  'conflict conflicts conflicto conflictos',
+  'delete deletes deleted deletion eliminar eliminado eliminacion borrar borrado remove removed removal',
+  'document documents documento documentos doc docs',
+  'embedding embeddings vector vectors vectores vectorial',
+  'incremental incrementales',
+  'change changes changed cambio cambios cambiar modify modified modificar modificado modificacion',
+  'graph graphs grafo grafos',
+  'node nodes nodo nodos',
+  'edge edges arista aristas relation relations relacion relaciones relationship link links enlace enlaces',
+  'violation violations violacion violaciones violate viola infraccion',
+  'validation validate validar validacion verify verificar verification verificacion check',
+  'limit limits limite limites',
+  'file files fichero ficheros archivo archivos',
+  'folder folders carpeta carpetas directory directorio',
+  'server servidor',
+  'sync synchronize synchronization sincronizar sincronizacion',
+  'enrich enrichment enriquecer enriquecimiento',
+  'agent agents agente agentes',
+  'performance rendimiento latency latencia fast rapido',
+  'storage almacenamiento size tamano disk disco',
+  'privacy privacidad private privado',
+  'portability portabilidad portable',
+  'manifest manifiesto',
+  'semantic semantica semantico',
+  'hybrid hibrida hibrido',
+  'stale obsoleto obsoleta outdated desactualizado',
+  'detect detected detection detectar detectado deteccion',
+  'parse parsed parsing parsear parseado',
+  'level levels nivel niveles',
+  'domain domains dominio dominios',
+  'scenario scenarios escenario escenarios',
+  'test tests testing prueba pruebas',
+  'coverage cobertura',
+  'fragment fragments fragmento fragmentos chunk chunks',
+  'section sections seccion secciones',
+  'fail fails failed failure fallo fallar falla error errors',
+  'request requested solicitud solicitar peticion',
+  'complete completed completar completado completa',
+  'create created crear creado creacion new nuevo nueva',
+  'update updated actualizar actualizado actualizacion',
+  'lifecycle ciclo',
+  'state states estado estados status',
+  'kind kinds tipo tipos type types',
+  'model models modelo modelos',
+  'dependency dependencies dependencia dependencias',
+  'duplicate duplicates duplicado duplicados',
+  'identifier identifiers identificador identificadores',
+  'use uso',
+  'case cases caso casos',
+  'context contexto',
+  'result results resultado resultados',
+  'score scores puntuacion',
+  'author autor',
+  'token tokens',
+  'strategy estrategia',
+  'receive received recibir recibido',
+  'offline connection conexion',
+  'git repository repositorio commit',
+  'push pull',
+  'multi multiple multiples varios',
+  'user users usuario usuarios developer desarrollador',
+  'team teams equipo equipos',
+  'load loads loading loaded carga cargar cargado',
+  'dangling unresolved colgante colgantes huerfano huerfanos',
+  'site sitio web',
+  'static estatico estatica',
+  'link links enlace enlaces wiki-link',
+];
+
+const KINDS: readonly (readonly [string, readonly Kind[]])[] = [
+  ['rule rules regla reglas norma normas', ['business-rule', 'business-policy', 'cross-policy']],
+  ['policy policies politica politicas', ['business-policy', 'cross-policy']],
+  ['command commands comando comandos', ['command']],
+  ['event events evento eventos', ['event']],
+  ['query queries consulta consultas', ['query']],
+  ['requirement requirements requisito requisitos criteria criterios nfr', ['requirement', 'nfr']],
+  ['entity entities entidad entidades', ['entity', 'role', 'system']],
+  ['scenario scenarios escenario escenarios test tests prueba pruebas gherkin feature features', ['feature']],
+  ['prd', ['prd']],
+  ['adr decision decisions decisión decisiones', ['adr']],
+  ['view views vista vistas screen pantalla', ['ui-view']],
+  ['component components componente componentes', ['ui-component']],
+  ['process processes proceso procesos', ['process']],
+];
+// Two-word kind names: both stems must be present in the query.
+const KIND_PAIRS: readonly (readonly [string, string, readonly Kind[]])[] = [
+  ['use', 'case', ['use-case']],
+  ['caso', 'uso', ['use-case']],
+  ['business', 'rule', ['business-rule']],
+];
+
+const stems = (words: string) => [...new Set(tokenize(words))];
+
+const SYNONYMS = new Map<string, string[]>();
+for (const line of GROUPS) {
+  const group = stems(line);
+  for (const s of group) {
+    const others = group.filter((o) => o !== s);
+    SYNONYMS.set(s, [...new Set([...(SYNONYMS.get(s) ?? []), ...others])].sort());
+  }
+}
+
+const KIND_BY_STEM = new Map<string, Kind[]>();
+for (const [words, kinds] of KINDS) for (const s of stems(words)) KIND_BY_STEM.set(s, [...new Set([...(KIND_BY_STEM.get(s) ?? []), ...kinds])]);
+const PAIRS = KIND_PAIRS.map(([a, b, kinds]) => [stems(a)[0]!, stems(b)[0]!, kinds] as const);
+
+/** Other-language / same-concept stems of a stem (sorted), or an empty list. */
+export function synonymsOf(stem: string): readonly string[] {
+  return SYNONYMS.get(stem) ?? [];
+}
+
+/** Kinds the query asks for by name ("which rule…", "casos de uso de…"). */
+export function kindIntent(queryStems: readonly string[]): Set<Kind> {
+  const out = new Set<Kind>();
+  const present = new Set(queryStems);
+  for (const s of queryStems) for (const k of KIND_BY_STEM.get(s) ?? []) out.add(k);
+  for (const [a, b, kinds] of PAIRS) if (present.has(a) && present.has(b)) for (const k of kinds) out.add(k);
+  return out;
+}

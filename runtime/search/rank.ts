@@ -1,0 +1,105 @@
+/**
+ * Lexical ranking that uses what the compiler knows: exact id / title / alias hits, field-aware
+ * BM25F, the bilingual KDD vocabulary and the kind the query asks for. Graph proximity is added on
+ * top by `expand.ts`; the fusion of both lives in runtime/queries/context.ts.
+ */
+import type { Kind } from '../model.js';
+import type { KddIndex } from '../kdd-index.js';
+import { kindIntent, synonymsOf } from './lexicon.js';
+import { fold, term, tokenize } from './tokenizer.js';
+import type { TermAlternative } from './types.js';
+
+/** Weight of a translated / same-concept term relative to the word typed. */
+const SYNONYM_WEIGHT = 0.8;
+/** Multiplier for nodes of the kind the query names ("which rule…"). */
+const KIND_FACTOR = 1.5;
+/** Bonus (in units of the best BM25F score) for an exact id match: always ranks first. */
+const EXACT_ID = 2;
+/** Bonus when the whole query is a title, alias or file name. */
+const EXACT_QUERY = 1.5;
+/** Bonus when one CamelCase word of the query names a node (`KDDDocument`, `GraphNode`). */
+const EXACT_NAME = 0.5;
+/** Bonus when a plain word of the query is a node's title or alias (`Pedido`, `Query`). */
+const EXACT_WORD = 0.15;
+/** Lexical candidates kept per query (graph expansion adds its own). */
+const LEXICAL_POOL = 300;
+
+export interface QueryAnalysis {
+  /** Distinct index terms of the query, in order. */
+  terms: string[];
+  /** One group per concept: the term and its translations. */
+  groups: TermAlternative[][];
+  /** Kinds named by the query. */
+  kinds: Set<Kind>;
+  /** Chunks of the query to look up exactly, with their bonus. */
+  exact: { key: string; bonus: number }[];
+}
+
+const CHUNK = /[\p{L}\p{N}]+(?:[-:_./][\p{L}\p{N}]+)*/gu;
+
+/**
+ * Adjacent query words joined, as the tokenizer indexes CamelCase names (`graph node` →
+ * `graphnode`, `index manifest` → `indexmanifest`). Kept only when `known` says the index has it.
+ */
+function joinedPairs(text: string, known: (term: string) => boolean): string[] {
+  const words = text.split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  const out: string[] = [];
+  for (let i = 0; i + 1 < words.length; i++) {
+    const t = term(words[i]! + words[i + 1]!);
+    if (t && known(t)) out.push(t);
+  }
+  return out;
+}
+
+export function analyzeQuery(text: string, known: (term: string) => boolean = () => false): QueryAnalysis {
+  const terms = [...new Set([...tokenize(text), ...joinedPairs(text, known)])];
+  const covered = new Set<string>();
+  const groups: TermAlternative[][] = [];
+  for (const term of terms) {
+    if (covered.has(term)) continue;
+    const group = [{ term, weight: 1 }, ...synonymsOf(term).filter((s) => !terms.includes(s)).map((s) => ({ term: s, weight: SYNONYM_WEIGHT }))];
+    for (const alt of group) covered.add(alt.term);
+    groups.push(group);
+  }
+  const exact: { key: string; bonus: number }[] = [{ key: text.trim(), bonus: EXACT_QUERY }];
+  for (const m of text.matchAll(CHUNK)) {
+    const chunk = m[0];
+    if (chunk.length < 3 || chunk === text.trim()) continue;
+    const idLike = /[-:]/.test(chunk) && /[A-Z]/.test(chunk);
+    const camel = /\p{Ll}\p{Lu}|\p{Lu}{2,}\p{Ll}/u.test(chunk);
+    exact.push({ key: chunk, bonus: idLike ? EXACT_ID : camel ? EXACT_NAME : EXACT_WORD });
+    // `UC-001-IndexDocument` also names `UC-001`.
+    const lead = /^([A-Za-z]+-\d+)-/.exec(chunk);
+    if (lead) exact.push({ key: lead[1]!, bonus: EXACT_ID });
+  }
+  return { terms, groups, kinds: kindIntent(terms), exact };
+}
+
+export interface LexicalCandidate {
+  node: number;
+  /** BM25F score / best BM25F score of the query, times the kind factor. */
+  lexical: number;
+  /** Largest exact-match bonus (0 if none). */
+  exact: number;
+}
+
+/** Every node the query touches lexically or exactly, best first (ties by node position). */
+export function rankLexical(index: KddIndex, analysis: QueryAnalysis): LexicalCandidate[] {
+  const hits = index.text.searchTerms(analysis.groups, { limit: LEXICAL_POOL });
+  const max = hits[0]?.score ?? 0;
+  const nodes = index.bundle.nodes;
+  const byNode = new Map<number, LexicalCandidate>();
+  for (const hit of hits) {
+    const kind = nodes[hit.node]!.kind;
+    const factor = analysis.kinds.has(kind) ? KIND_FACTOR : 1;
+    byNode.set(hit.node, { node: hit.node, lexical: max > 0 ? (hit.score / max) * factor : 0, exact: 0 });
+  }
+  for (const { key, bonus } of analysis.exact) {
+    for (const node of index.text.lookup(fold(key))) {
+      const c = byNode.get(node) ?? { node, lexical: 0, exact: 0 };
+      c.exact = Math.max(c.exact, bonus);
+      byNode.set(node, c);
+    }
+  }
+  return [...byNode.values()].sort((a, b) => b.lexical + b.exact - (a.lexical + a.exact) || a.node - b.node);
+}
