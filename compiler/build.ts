@@ -1,202 +1,44 @@
 /**
- * The build pipeline: read → extract (per file) → link (whole tree) → emit `.kdd-index/` → pack →
- * write `dist/`. `compile` stops before any write and returns everything in memory (tests, eval,
- * benchmarks); `build` adds the writes and the report the CLI prints.
+ * Public entry points of the compiler. The pipeline: read → extract (per file) → link (whole tree)
+ * → embed (L2) → emit `.kdd-index/` → pack → write `dist/`. `compile` stops before any write and
+ * returns everything in memory (tests, eval, benchmarks); `build` is a full build with the writes
+ * and the report; `kdd build` itself calls `buildIndex`, which is incremental when it can be.
  */
 import { resolve } from 'node:path';
-import type { IndexManifest } from '../runtime/model.js';
-import type { BuildWarning } from './diagnostics.js';
-import { writeDist, type BundlePointer } from './emit/dist.js';
-import { writeIndexDir } from './emit/index-dir.js';
+import { semanticStage, type SemanticOptions } from './embed/semantic.js';
 import { packBundle, type PackedBundle } from './emit/pack.js';
 import { readIndexDir } from './emit/read-index-dir.js';
-import { now, type DomainEvent } from './events.js';
-import { readGitFacts, type GitFacts } from './git.js';
-import { linkRecords, type Graph } from './graph/link.js';
-import { extractDocument, type DocumentRecord } from './kinds/extract.js';
-import { DEFAULT_MAX_FILE_BYTES, readSpecs } from './read.js';
+import { linkRecords } from './graph/link.js';
+import { buildIndex, compileIncremental, type IndexBuildReport } from './incremental.js';
+import type { BuildOptions, CompileOptions, CompileResult } from './pipeline.js';
 
-/** Artifact schema version (semver): a major bump makes indexes unmergeable (IndexManifest). */
-export const INDEX_FORMAT_VERSION = '1.0.0';
-export const KDD_VERSION = '1.0';
+export * from './pipeline.js';
 
-export interface CompileOptions {
-  /** Specs root; every path in the artifacts is relative to it. */
-  specsDir: string;
-  /** Files over this size are skipped with FILE_TOO_LARGE. Default 1 MiB. */
-  maxFileBytes?: number;
-  /** Identifies the developer in `.kdd-index/manifest.json` (never in the bundle). */
-  indexedBy?: string | null;
-  /** Called after each file is extracted (progress line on TTYs). */
-  onProgress?: (done: number, total: number) => void;
-}
-
-export interface BuildOptions extends CompileOptions {
-  /** Bundle folder. Default `dist` next to the current directory. */
-  outDir?: string;
-  /** Artifact folder. Default `.kdd-index`. */
-  indexDir?: string;
-}
-
-export interface SkippedFile {
-  file: string;
-  reason: string;
-}
-
-export interface CompileResult {
-  manifest: IndexManifest;
-  /** One per indexed document, sorted by source path (duplicates included; the graph keeps the first). */
-  records: DocumentRecord[];
-  graph: Graph;
-  warnings: BuildWarning[];
-  skipped: SkippedFile[];
-  events: DomainEvent[];
-  files: number;
-}
-
+/** In memory, L1, no writes: read, extract, link. */
 export async function compile(options: CompileOptions): Promise<CompileResult> {
-  const root = resolve(options.specsDir);
-  const [read, git] = await Promise.all([readSpecs(root, options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES), readGitFacts(root)]);
-  const warnings: BuildWarning[] = [...read.warnings];
-  const skipped: SkippedFile[] = read.warnings.map((w) => ({ file: w.file, reason: w.code }));
-  const records: DocumentRecord[] = [];
-  const events: DomainEvent[] = [];
-  const durations = new Map<DocumentRecord, number>();
-  read.files.forEach((file, index) => {
-    const started = performance.now();
-    const outcome = extractDocument(file, { indexedAt: git.commitTimes.get(file.path) ?? null });
-    warnings.push(...outcome.warnings);
-    if (outcome.status === 'skipped') skipped.push({ file: file.path, reason: outcome.reason });
-    else {
-      const { node } = outcome.record;
-      records.push(outcome.record);
-      durations.set(outcome.record, performance.now() - started);
-      events.push(
-        { event: 'EVT-KDDDocument-Detected', payload: { source_path: file.path, source_hash: file.hash, kind: node.kind, layer: node.layer, detected_at: now() } },
-        { event: 'EVT-KDDDocument-Parsed', payload: { document_id: node.doc_id, source_path: file.path, kind: node.kind, ...outcome.facts, parsed_at: now() } },
-      );
-    }
-    options.onProgress?.(index + 1, read.files.length);
-  });
-  const graph = linkRecords(records);
-  warnings.push(...graph.warnings);
-  const manifest = makeManifest(graph, records, git, options.indexedBy ?? null);
-  events.push(...indexedEvents(graph, records, durations, manifest));
-  return { manifest, records, graph, warnings: sortWarnings(warnings), skipped: skipped.sort((a, b) => (a.file < b.file ? -1 : 1)), events, files: read.files.length + read.warnings.length };
+  return compileIncremental(options, null, false);
 }
 
-export interface BuildReport {
-  files: number;
-  nodes: number;
-  edges: number;
-  nodes_by_kind: Record<string, number>;
-  edges_by_type: Record<string, number>;
-  layer_violations: number;
-  dangling_links: number;
-  index_level: IndexManifest['index_level'];
-  structure: IndexManifest['structure'];
-  warnings: BuildWarning[];
-  skipped: SkippedFile[];
-  bundle: BundlePointer;
-  index_dir: { written: number; removed: number };
-  events: DomainEvent[];
-  duration_ms: number;
-}
-
-export async function build(options: BuildOptions): Promise<BuildReport> {
-  const started = performance.now();
-  const result = await compile(options);
-  const packed = packBundle({ ...result.graph, manifest: result.manifest });
-  // Bundle last: if anything before fails, the previous bundle and pointer stay untouched.
-  const written = await writeIndexDir(resolve(options.indexDir ?? '.kdd-index'), result.manifest, result.records, result.graph);
-  const pointer = await writeDist(resolve(options.outDir ?? 'dist'), packed, result.manifest);
-  return report(result, pointer, written, performance.now() - started);
+/** A full build: every file re-extracted, `.kdd-index/` and `dist/` written. */
+export async function build(options: BuildOptions): Promise<IndexBuildReport> {
+  return buildIndex({ ...options, mode: 'full' });
 }
 
 export function packCompiled(result: CompileResult): PackedBundle {
   return packBundle({ ...result.graph, manifest: result.manifest });
 }
 
-export function report(result: CompileResult, bundle: BundlePointer, written: { written: string[]; removed: string[] }, duration: number): BuildReport {
-  const { graph, manifest } = result;
-  return {
-    files: result.files,
-    nodes: graph.nodes.length,
-    edges: graph.edges.length,
-    nodes_by_kind: countBy(graph.nodes.map((node) => node.kind)),
-    edges_by_type: countBy(graph.edges.map((edge) => edge.edge_type)),
-    layer_violations: graph.layer_violations.length,
-    dangling_links: graph.dangling.length,
-    index_level: manifest.index_level,
-    structure: manifest.structure,
-    warnings: result.warnings,
-    skipped: result.skipped,
-    bundle,
-    index_dir: { written: written.written.length, removed: written.removed.length },
-    events: result.events,
-    duration_ms: Math.round(duration),
-  };
-}
-
-export function makeManifest(graph: Graph, records: readonly DocumentRecord[], git: GitFacts, indexedBy: string | null): IndexManifest {
-  // `_shared/` holds cross-cutting specs of a multi-domain tree; it is not a domain of its own.
-  const domains = [...new Set(graph.nodes.map((node) => node.domain).filter((domain): domain is string => domain !== null && domain !== '_shared'))].sort();
-  const times = graph.nodes.map((node) => node.indexed_at).filter((time): time is string => time !== null).sort();
-  const sources = Object.fromEntries(records.map((record) => [record.node.source_file, record.node.source_hash]).sort(([a], [b]) => (a! < b! ? -1 : 1)));
-  return {
-    version: INDEX_FORMAT_VERSION,
-    kdd_version: KDD_VERSION,
-    index_level: 'L1',
-    structure: graph.nodes.some((node) => node.domain !== null) ? 'multi-domain' : 'single-domain',
-    domains,
-    embedding_model: null,
-    embedding_dimensions: null,
-    indexed_at: times.at(-1) ?? null,
-    indexed_by: indexedBy,
-    git_commit: git.commit,
-    stats: { nodes: graph.nodes.length, edges: graph.edges.length, embeddings: 0, enrichments: 0 },
-    sources,
-  };
-}
-
-export function indexedEvents(graph: Graph, records: readonly DocumentRecord[], durations: ReadonlyMap<DocumentRecord, number>, manifest: IndexManifest): DomainEvent[] {
-  const outDegree = countBy(graph.edges.map((edge) => edge.from_node));
-  const winners = new Map(graph.nodes.map((node) => [node.id, node]));
-  return records
-    .filter((record) => winners.get(record.node.id) === record.node)
-    .map((record) => ({
-      event: 'EVT-KDDDocument-Indexed' as const,
-      payload: {
-        document_id: record.node.doc_id,
-        source_path: record.node.source_file,
-        kind: record.node.kind,
-        node_id: record.node.id,
-        edge_count: outDegree[record.node.id] ?? 0,
-        embedding_count: 0,
-        index_level: manifest.index_level,
-        duration_ms: Math.round(durations.get(record) ?? 0),
-        indexed_at: now(),
-      },
-    }));
-}
-
-export function countBy(values: readonly string[]): Record<string, number> {
-  const counts: Record<string, number> = {};
-  for (const value of [...values].sort()) counts[value] = (counts[value] ?? 0) + 1;
-  return counts;
-}
-
-export function sortWarnings(warnings: BuildWarning[]): BuildWarning[] {
-  return warnings.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
-}
-
-
 /**
  * `.kdd-index/` → bundle with no specs at hand (servers that receive committed indexes). Equal
- * artifacts give an equal bundle: the pack is a function of the artifacts alone.
+ * artifacts give an equal bundle: the pack is a function of the artifacts alone, vectors included
+ * (read from the committed vector cache; the model is needed only for chunks missing from it).
  */
-export async function packIndexDir(indexDir: string): Promise<PackedBundle> {
-  const { manifest, records } = await readIndexDir(resolve(indexDir));
+export async function packIndexDir(indexDir: string, options: SemanticOptions = {}): Promise<PackedBundle> {
+  const dir = resolve(indexDir);
+  const { manifest, records } = await readIndexDir(dir);
   const graph = linkRecords(records);
-  return packBundle({ ...graph, manifest });
+  const level = manifest.index_level === 'L1' ? 'L1' : options.level ?? 'L2';
+  const embedder = options.embedder ?? manifest.embedding_model?.replace(/@[^@]*$/, '') ?? undefined;
+  const semantic = await semanticStage(graph, manifest, dir, { ...options, level, embedder }, false);
+  return packBundle({ ...graph, manifest: semantic.manifest, vectors: semantic.vectors });
 }

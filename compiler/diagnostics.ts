@@ -12,7 +12,10 @@ export const WARNINGS = {
   BINARY_FILE: 'Binary content in {file}: not a text spec, skipped',
   FILE_TOO_LARGE: 'File {file} is {size} bytes, over the {limit}-byte limit: skipped',
   UNREADABLE_FILE: 'Cannot read {file}: {detail}',
+  EMBEDDING_FAILED: '{detail}',
   AMBIGUOUS_LINK: "Link [[{target}]] in {file} matches several nodes ({candidates}); using {chosen}",
+  /** L3: an enrichment file or relation that a build cannot use (compiler/enrich). */
+  ENRICHMENT_IGNORED: 'Enrichment {file} ignored: {detail}',
 } as const;
 
 export type WarningCode = keyof typeof WARNINGS;

@@ -11,7 +11,8 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { BUNDLE_FORMAT_VERSION } from '../runtime/bundle-format.js';
 import type { IndexManifest } from '../runtime/model.js';
-import { INDEX_FORMAT_VERSION, indexedEvents, makeManifest, report, sortWarnings, type BuildOptions, type BuildReport, type CompileResult, type SkippedFile } from './build.js';
+import { INDEX_FORMAT_VERSION, indexedEvents, makeManifest, report, sortWarnings, type BuildOptions, type BuildReport, type CompileResult, type SkippedFile } from './pipeline.js';
+import { semanticStage, type SemanticResult } from './embed/semantic.js';
 import type { BuildWarning } from './diagnostics.js';
 import { writeIfChanged } from './emit/atomic.js';
 import { canonical, stableJson } from './emit/canonical.js';
@@ -81,12 +82,14 @@ export async function buildIndex(options: IndexBuildOptions): Promise<IndexBuild
   const outDir = resolve(options.outDir ?? 'dist');
   const previous = await loadPrevious(indexDir, options.mode ?? 'auto');
   const reuse = previous.fullReason === null;
-  const result = await compileIncremental(options, previous.content, reuse, indexDir);
+  const compiled = await compileIncremental(options, previous.content, reuse, indexDir);
+  const semantic = await semanticStage(compiled.graph, compiled.manifest, indexDir, options, true);
+  const result = withSemantic(compiled, semantic);
   const written = reuse ? await writeTouched(indexDir, result, previous.content!) : await writeIndexDir(indexDir, result.manifest, result.records, result.graph);
   if (await writeTombstones(indexDir, result.tombstones)) written.written.push('tombstones.jsonl');
   // Unchanged artifacts ⇒ unchanged records and manifest ⇒ the same bundle: skip the costly pack.
   const kept = reuse && written.written.length === 0 && written.removed.length === 0 ? await currentPointer(outDir) : null;
-  const pointer = kept ?? (await writeDist(outDir, packBundle({ ...result.graph, manifest: result.manifest }), result.manifest));
+  const pointer = kept ?? (await writeDist(outDir, packBundle({ ...result.graph, manifest: result.manifest, vectors: semantic.vectors }), result.manifest));
   return {
     ...report(result, pointer, written, performance.now() - started),
     mode: reuse ? 'incremental' : 'full',
@@ -95,6 +98,17 @@ export async function buildIndex(options: IndexBuildOptions): Promise<IndexBuild
     tombstones: result.tombstones.length,
     bundle_reused: kept !== null,
   };
+}
+
+/** The manifest and events after the L2 step: level, model, embedding counts, any degradation warning. */
+function withSemantic(result: IncrementalCompileResult, semantic: SemanticResult): IncrementalCompileResult {
+  if (semantic.manifest === result.manifest && semantic.warnings.length === 0) return result;
+  const events = result.events.map((event) =>
+    event.event === 'EVT-KDDDocument-Indexed'
+      ? { ...event, payload: { ...event.payload, index_level: semantic.manifest.index_level, embedding_count: semantic.counts.get(event.payload.node_id) ?? 0 } }
+      : event,
+  );
+  return { ...result, manifest: semantic.manifest, events, warnings: sortWarnings([...result.warnings, ...semantic.warnings]) };
 }
 
 async function loadPrevious(indexDir: string, mode: BuildMode): Promise<Previous> {

@@ -37,7 +37,8 @@ export async function listSpecPaths(root: string): Promise<string[]> {
       if (entry.name.startsWith('.') || SKIPPED_DIRS.has(entry.name)) continue;
       const full = join(dir, entry.name);
       if (entry.isDirectory()) await walk(full);
-      else if (entry.isFile() && SPEC_EXTENSIONS.some((ext) => entry.name.endsWith(ext))) {
+      // Symlinks are listed too: a dangling one is reported as UNREADABLE_FILE instead of vanishing.
+      else if ((entry.isFile() || entry.isSymbolicLink()) && SPEC_EXTENSIONS.some((ext) => entry.name.endsWith(ext))) {
         found.push(relative(root, full).split(sep).join('/'));
       }
     }

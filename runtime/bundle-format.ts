@@ -5,6 +5,7 @@
 import { Packr } from 'msgpackr';
 import { createError } from './errors.js';
 import type { DanglingLink, GraphEdge, GraphNode, IndexManifest, LayerViolation } from './model.js';
+import type { QuantizedVectors } from './vectors.js';
 
 /** Bumped on any incompatible change; `decodeBundle` refuses other versions. */
 export const BUNDLE_FORMAT_VERSION = 1;
@@ -28,6 +29,36 @@ export interface Bundle {
   dangling: DanglingLink[];
   /** Serialized full-text index (runtime/search), restored without re-tokenising. */
   search: unknown;
+  /** Paragraph-level chunks of every node (BR-EMBEDDING-001 chunking), sorted by (node, position). */
+  chunks: BundleChunk[];
+  /** L2 only: one int8 vector per embeddable chunk; null at L1. */
+  vectors: BundleVectors | null;
+}
+
+/**
+ * A chunk points into its node's section text instead of copying it:
+ * `nodes[node].sections[section].text.slice(start, end)` is the chunk's text, exactly as stored.
+ */
+export interface BundleChunk {
+  /** Stable id: `${node_id}#${section_path}:${index in section}`, equal across rebuilds of the same content. */
+  id: string;
+  node: number;
+  /** Zero-based order of the chunk in its document. */
+  position: number;
+  section: number;
+  start: number;
+  end: number;
+  /** Whether BR-EMBEDDING-001 embeds it (only those have vectors). */
+  embeddable: boolean;
+}
+
+export interface BundleVectors {
+  /** Embedder id (model + dtype) the vectors come from; queries must embed with the same one. */
+  model: string;
+  dimensions: number;
+  /** Row i of `quantized` is the vector of `chunks[rows[i]]` (ascending). */
+  rows: number[];
+  quantized: QuantizedVectors;
 }
 
 // Fixed options: plain maps (records are slower and save ~1 %), no structure sharing across calls.

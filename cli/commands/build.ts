@@ -1,11 +1,13 @@
 import { resolve } from 'node:path';
 import { buildIndex, type IndexBuildReport } from '../../compiler/incremental.js';
+import { isModelDtype, type ModelDtype } from '../../compiler/embed/embedder.js';
 import { parseFlags, UsageError, type Command, type CliIO } from '../command.js';
 
 export const buildCommand: Command = {
   name: 'build',
   summary: 'Index a specs tree into .kdd-index/ and a content-hashed bundle in dist/',
-  usage: 'kdd build [SPECS_DIR=specs] [--out dist] [--index-dir .kdd-index] [--incremental|--full] [--json] [--strict] [--indexed-by NAME]',
+  usage:
+    'kdd build [SPECS_DIR=specs] [--out dist] [--index-dir .kdd-index] [--incremental|--full] [--level auto|L1|L2] [--embedder MODEL] [--dtype q8] [--models-dir DIR] [--json] [--strict] [--indexed-by NAME]',
   async run(argv, io) {
     const { values, positionals } = parseFlags(argv, {
       out: { type: 'string', default: 'dist' },
@@ -17,7 +19,14 @@ export const buildCommand: Command = {
       // Incremental is the default whenever a compatible .kdd-index/ exists (UC-002); --full forces a rebuild.
       incremental: { type: 'boolean', default: false },
       full: { type: 'boolean', default: false },
+      // BR-INDEX-001: auto = L2 when a model is available locally (named, or the default one pulled).
+      level: { type: 'string', default: 'auto' },
+      embedder: { type: 'string' },
+      dtype: { type: 'string' },
+      'models-dir': { type: 'string' },
     });
+    if (!['auto', 'L1', 'L2'].includes(values.level)) throw new UsageError(`--level must be auto, L1 or L2 (got '${values.level}')`);
+    if (values.dtype !== undefined && !isModelDtype(values.dtype)) throw new UsageError(`unknown --dtype '${values.dtype}'`);
     if (values.incremental && values.full) throw new UsageError('--incremental and --full exclude each other');
     const progress = io.isTTY && !values.json ? progressLine(io) : undefined;
     const report = await buildIndex({
@@ -28,6 +37,10 @@ export const buildCommand: Command = {
       indexedBy: values['indexed-by'] ?? null,
       maxFileBytes: values['max-file-bytes'] ? Number(values['max-file-bytes']) : undefined,
       onProgress: progress,
+      level: values.level as 'auto' | 'L1' | 'L2',
+      embedder: values.embedder,
+      dtype: values.dtype as ModelDtype | undefined,
+      modelsDir: values['models-dir'] ? resolve(io.cwd, values['models-dir']) : undefined,
     });
     if (progress) io.stderr('\r\x1b[K');
     if (values.json) io.stdout(`${JSON.stringify(report, null, 2)}\n`);

@@ -53,6 +53,10 @@ export interface Chunk {
   embeddable: boolean;
   /** 'table' when the chunk is a table, else 'text'. */
   block: 'text' | 'table';
+  /** Where `text` lives: `node.sections[section_index].text.slice(start, end) === text`. */
+  section_index: number;
+  start: number;
+  end: number;
 }
 
 /** Chunks of the embeddable sections only (what L2 embeds), positions 0..n-1. */
@@ -92,6 +96,9 @@ export function chunkAll(node: GraphNode): Chunk[] {
         context_text: `${header}\n${piece.text}`,
         embeddable: section.field !== null && embedFields.has(section.field),
         block: piece.table ? 'table' : 'text',
+        section_index: index,
+        start: piece.start,
+        end: piece.end,
       });
     });
   });
@@ -147,7 +154,7 @@ interface Span {
   start: number;
   end: number;
 }
-interface Piece {
+interface Piece extends Span {
   text: string;
   table: boolean;
 }
@@ -215,7 +222,7 @@ function splitSection(text: string): Piece[] {
     }
   }
   flushRun();
-  return pieces.flatMap((group) => group.map((span) => ({ text: text.slice(span.start, span.end), table: tables.has(group) })));
+  return pieces.flatMap((group) => group.map((span) => ({ ...span, text: text.slice(span.start, span.end), table: tables.has(group) })));
 }
 
 /**

@@ -1,11 +1,13 @@
 /**
- * Pack stage: graph + manifest → bundle bytes. A pure function of its input; the file name tag is
- * the first 12 hex chars of the bytes' SHA-256, so equal bundles have equal names.
+ * Pack stage: graph + manifest (+ L2 vectors) → bundle bytes. A pure function of its input; the
+ * file name tag is the first 12 hex chars of the bytes' SHA-256, so equal bundles have equal names.
  */
 import { createHash } from 'node:crypto';
-import { BUNDLE_FORMAT_VERSION, encodeBundle, type Bundle } from '../../runtime/bundle-format.js';
+import { BUNDLE_FORMAT_VERSION, encodeBundle, type Bundle, type BundleChunk, type BundleVectors } from '../../runtime/bundle-format.js';
 import type { GraphEdge, GraphNode, IndexManifest } from '../../runtime/model.js';
 import { buildTextIndex } from '../../runtime/search/index.js';
+import type { QuantizedVectors } from '../../runtime/vectors.js';
+import { chunkAll } from '../embed/chunk.js';
 import type { Graph } from '../graph/link.js';
 import { canonical } from './canonical.js';
 
@@ -17,12 +19,21 @@ export interface PackedBundle {
   fileName: string;
 }
 
-export type PackInput = Pick<Graph, 'nodes' | 'edges' | 'dangling' | 'layer_violations'> & { manifest: IndexManifest };
+/** L2 output of the embed stage: row i of `quantized` embeds the chunk `chunk_ids[i]`. */
+export interface PackVectors {
+  model: string;
+  dimensions: number;
+  chunk_ids: string[];
+  quantized: QuantizedVectors;
+}
+
+export type PackInput = Pick<Graph, 'nodes' | 'edges' | 'dangling' | 'layer_violations'> & { manifest: IndexManifest; vectors?: PackVectors | null };
 
 export function packBundle(input: PackInput): PackedBundle {
   const nodes = canonical(input.nodes);
   const edges = canonical(input.edges);
   const { outgoing, incoming } = adjacency(nodes, edges);
+  const chunks = bundleChunks(nodes);
   const bundle: Bundle = {
     format: BUNDLE_FORMAT_VERSION,
     // Who built it and at which HEAD is not part of what was built: two developers' bundles of the
@@ -35,6 +46,8 @@ export function packBundle(input: PackInput): PackedBundle {
     layer_violations: canonical(input.layer_violations),
     dangling: canonical(input.dangling),
     search: buildTextIndex(nodes),
+    chunks,
+    vectors: input.vectors ? bundleVectors(input.vectors, chunks) : null,
   };
   const bytes = encodeBundle(bundle);
   const hash = bundleHash(bytes);
@@ -55,4 +68,31 @@ function adjacency(nodes: readonly GraphNode[], edges: readonly GraphEdge[]) {
     incoming[position.get(edge.to_node)!]!.push(index);
   });
   return { outgoing, incoming };
+}
+
+function bundleChunks(nodes: readonly GraphNode[]): BundleChunk[] {
+  return nodes.flatMap((node, index) =>
+    chunkAll(node).map((chunk) => ({
+      id: chunk.chunk_id,
+      node: index,
+      position: chunk.position,
+      section: chunk.section_index,
+      start: chunk.start,
+      end: chunk.end,
+      embeddable: chunk.embeddable,
+    })),
+  );
+}
+
+/** Re-orders the embed stage's rows to follow the bundle's chunk order. */
+function bundleVectors(vectors: PackVectors, chunks: readonly BundleChunk[]): BundleVectors {
+  const chunkIndex = new Map(chunks.map((chunk, index) => [chunk.id, index]));
+  const rows = vectors.chunk_ids.map((id) => {
+    const index = chunkIndex.get(id);
+    if (index === undefined) throw new Error(`embedded chunk ${id} is not a chunk of the bundle`);
+    return index;
+  });
+  // The embed stage sorts chunks by (node id, position) like the bundle does, so rows ascend already.
+  for (let i = 1; i < rows.length; i++) if (rows[i]! <= rows[i - 1]!) throw new Error('embedded chunks are not in bundle order');
+  return { model: vectors.model, dimensions: vectors.dimensions, rows, quantized: vectors.quantized };
 }

@@ -18,6 +18,8 @@ export interface Graph {
   dangling: DanglingLink[];
   layer_violations: LayerViolation[];
   warnings: BuildWarning[];
+  /** L3: node id → agent summary (compiler/enrich/edges.ts); the pack stage makes it searchable. */
+  enrichment_summaries?: Readonly<Record<string, string>>;
 }
 
 /** Records must come sorted by source path: on a duplicate id the first path wins. */

@@ -179,14 +179,26 @@ function readSections(spec: KindSpec, parsed: ParsedMarkdown) {
   return { fields, sections, links };
 }
 
-/** Front-matter keys whose values name other documents (`related: [UC-001-X]`, `supersedes: ADR-0002`). */
-const LINK_KEYS = ['related', 'depends_on', 'source', 'supersedes', 'superseded_by', 'implements', 'validates'] as const;
+/**
+ * Front-matter keys whose values name other documents. `related`/`supersedes` lists are authored
+ * references (an unknown target is dangling); `source` is often free text (`source: PRD`), so it
+ * only links when it resolves.
+ */
+const LINK_KEYS: Record<string, RawLink['origin']> = {
+  related: 'wiki',
+  depends_on: 'wiki',
+  supersedes: 'wiki',
+  superseded_by: 'wiki',
+  source: 'id',
+  implements: 'id',
+  validates: 'id',
+};
 
 function frontMatterLinks(data: Record<string, unknown>): RawLink[] {
-  return LINK_KEYS.flatMap((key) =>
+  return Object.entries(LINK_KEYS).flatMap(([key, origin]) =>
     stringList(data[key]).map((value) => {
       const inner = /^\[\[(.*)\]\]$/.exec(value)?.[1] ?? value;
-      return rawLink(parseWikiLink(inner), null, `front-matter ${key}`);
+      return { ...rawLink(parseWikiLink(inner), null, `front-matter ${key}`), origin };
     }),
   );
 }

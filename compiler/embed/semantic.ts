@@ -1,0 +1,61 @@
+/**
+ * Level selection and the L2 step of a build (BR-INDEX-001): L2 when a model is available locally
+ * (asked for with `--embedder`, or the default model already pulled), L1 otherwise. An L2 that
+ * fails mid-way degrades to L1 with an EMBEDDING_FAILED warning; the build never aborts for it.
+ */
+import type { IndexManifest } from '../../runtime/model.js';
+import { warning, type BuildWarning } from '../diagnostics.js';
+import type { PackVectors } from '../emit/pack.js';
+import type { Graph } from '../graph/link.js';
+import { DEFAULT_DTYPE, DEFAULT_MODEL, type Embedder, type ModelDtype } from './embedder.js';
+import { listModels } from './pull.js';
+import { embedStage } from './stage.js';
+
+export interface SemanticOptions {
+  /** `auto` (default): L2 when `embedder` is set or the default model is cached; `L1` never embeds. */
+  level?: 'auto' | 'L1' | 'L2';
+  /** Model id or local folder. */
+  embedder?: string;
+  dtype?: ModelDtype;
+  modelsDir?: string;
+  /** An embedder object instead of a model to load (tests, custom backends). */
+  embedderInstance?: Embedder;
+}
+
+export interface SemanticResult {
+  manifest: IndexManifest;
+  vectors: PackVectors | null;
+  warnings: BuildWarning[];
+  /** Embedded chunks per node id (EVT-KDDDocument-Indexed `embedding_count`). */
+  counts: ReadonlyMap<string, number>;
+}
+
+async function wantedModel(options: SemanticOptions): Promise<string | null> {
+  if (options.level === 'L1') return null;
+  if (options.embedder || options.embedderInstance || options.level === 'L2') return options.embedder ?? DEFAULT_MODEL;
+  const cached = await listModels({ modelsDir: options.modelsDir }).catch(() => []);
+  return cached.some((model) => model.model === DEFAULT_MODEL && model.dtypes.includes(options.dtype ?? DEFAULT_DTYPE)) ? DEFAULT_MODEL : null;
+}
+
+/** `persist` false keeps `compile()` free of writes (the vector cache is only read). */
+export async function semanticStage(graph: Graph, manifest: IndexManifest, indexDir: string, options: SemanticOptions, persist: boolean): Promise<SemanticResult> {
+  const l1: SemanticResult = { manifest, vectors: null, warnings: [], counts: new Map() };
+  const model = await wantedModel(options);
+  if (!model) return l1;
+  const result = await embedStage(graph.nodes, { indexDir, model, dtype: options.dtype, modelsDir: options.modelsDir, embedder: options.embedderInstance, persist });
+  if (result.level === 'L1') return { ...l1, warnings: [warning('EMBEDDING_FAILED', { file: '.', detail: result.warning.message })] };
+  const counts = new Map<string, number>();
+  for (const chunk of result.chunks) counts.set(chunk.node_id, (counts.get(chunk.node_id) ?? 0) + 1);
+  return {
+    manifest: {
+      ...manifest,
+      index_level: 'L2',
+      embedding_model: result.model,
+      embedding_dimensions: result.dimensions,
+      stats: { ...manifest.stats, embeddings: result.chunks.length },
+    },
+    vectors: { model: result.model, dimensions: result.dimensions, chunk_ids: result.chunks.map((chunk) => chunk.chunk_id), quantized: result.vectors },
+    warnings: [],
+    counts,
+  };
+}

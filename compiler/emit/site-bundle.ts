@@ -1,0 +1,228 @@
+/**
+ * Site sub-bundle (#7): splits a bundle's text index into small content-hashed files so the static
+ * site's first search downloads a few hundred kB instead of the whole bundle (see docs/site.md and
+ * site/src/format.ts for the layout). A pure function of the bundle: equal bundles give equal files.
+ *
+ * Callers: `kdd site DIR` (library/site.ts) today; `kdd build --site` can call
+ * {@link packSiteBundle} on the bundle it just packed and write the files with {@link writeSiteBundle}.
+ */
+import { createHash } from 'node:crypto';
+import { readdir, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Packr } from 'msgpackr';
+import type { Bundle } from '../../runtime/bundle-format.js';
+import { KINDS, LAYERS, type GraphNode } from '../../runtime/model.js';
+import { bytesToU16, bytesToU32 } from '../../runtime/search/_bytes.js';
+import type { SerializedTextIndex } from '../../runtime/search/bm25f.js';
+import { baseName, PRIMARY_SECTIONS } from '../../runtime/search/fields.js';
+import { fold } from '../../runtime/search/tokenizer.js';
+import {
+  DOC_CHUNK,
+  encodeVarints,
+  SITE_FILE,
+  SITE_FORMAT,
+  SITE_POINTER_FILE,
+  SNIPPET_SOURCE_CHARS,
+  type DocChunk,
+  type DocSummary,
+  type KeyShard,
+  type SearchMeta,
+  type ShardRef,
+  type SitePointer,
+  type TermShard,
+} from '../../site/src/format.js';
+import { writeAtomic } from './atomic.js';
+
+/** Encoded posting bytes per term shard before a new one starts (a bigger term gets its own). */
+const TERM_SHARD_BYTES = 16 * 1024;
+/** Encoded bytes per exact-key shard. */
+const KEY_SHARD_BYTES = 8 * 1024;
+
+export interface SiteFile {
+  /** `kdd-s-<sha256:12>.msgpack` */
+  name: string;
+  bytes: Uint8Array;
+}
+
+export interface SiteBundle {
+  pointer: SitePointer;
+  /** Meta first, then term shards, key shards and doc chunks. */
+  files: SiteFile[];
+}
+
+// Same fixed options as the bundle (runtime/bundle-format.ts).
+const packr = () => new Packr({ useRecords: false, variableMapSize: true });
+
+/** `bundleFile` is the full bundle's file name (`kdd-<hash>.msgpack`), recorded as the source. */
+export function packSiteBundle(bundle: Bundle, bundleFile: string): SiteBundle {
+  const search = bundle.search as SerializedTextIndex;
+  const files: SiteFile[] = [];
+  const emit = (value: unknown): string => {
+    const bytes = packr().pack(value);
+    const name = `kdd-s-${createHash('sha256').update(bytes).digest('hex').slice(0, 12)}.msgpack`;
+    files.push({ name, bytes });
+    return name;
+  };
+  const terms = termShards(search).map((shard) => ({ first: shard.first, file: emit(shard.shard) }));
+  const keys = keyShards(bundle.nodes).map((shard) => ({ first: shard.first, file: emit(shard.shard) }));
+  const docs = docChunks(bundle.nodes).map((chunk) => emit(chunk));
+  const meta: SearchMeta = {
+    format: SITE_FORMAT,
+    source: bundleFile,
+    nodes: bundle.nodes.length,
+    fields: search.fields,
+    lens: encodeVarints(bytesToU16(search.lens)),
+    kinds: Uint8Array.from(bundle.nodes, (node) => KINDS.indexOf(node.kind)),
+    layers: Uint8Array.from(bundle.nodes, (node) => LAYERS.indexOf(node.layer)),
+    kind_names: [...KINDS],
+    layer_names: [...LAYERS],
+    terms,
+    keys,
+    docs,
+    index_level: bundle.manifest.index_level,
+    stats: { nodes: bundle.nodes.length, edges: bundle.edges.length },
+  };
+  const metaName = emit(meta);
+  const metaFile = files.pop()!;
+  files.unshift(metaFile);
+  return {
+    pointer: {
+      format: SITE_FORMAT,
+      source: bundleFile,
+      meta: metaName,
+      meta_bytes: metaFile.bytes.byteLength,
+      files: files.length,
+      total_bytes: files.reduce((sum, file) => sum + file.bytes.byteLength, 0),
+    },
+    files,
+  };
+}
+
+/**
+ * Writes the files (hashed files are never rewritten), then `kdd-site.json` last, then removes
+ * site files that neither the new pointer nor the previous one names (a reader holding the old
+ * pointer can finish its session, as with the bundle).
+ */
+export async function writeSiteBundle(dir: string, site: SiteBundle): Promise<void> {
+  const existing = new Set(await readdir(dir).catch(() => [] as string[]));
+  const previous = await readSiteFiles(dir);
+  for (const file of site.files) if (!existing.has(file.name)) await writeAtomic(join(dir, file.name), file.bytes);
+  await writeAtomic(join(dir, SITE_POINTER_FILE), `${JSON.stringify(site.pointer, null, 2)}\n`);
+  const keep = new Set([...site.files.map((file) => file.name), ...previous]);
+  for (const name of existing) if (SITE_FILE.test(name) && !keep.has(name)) await rm(join(dir, name), { force: true });
+}
+
+/** Names of every file the current `kdd-site.json` of `dir` references (empty when there is none). */
+async function readSiteFiles(dir: string): Promise<string[]> {
+  try {
+    const pointer = JSON.parse(await readFile(join(dir, SITE_POINTER_FILE), 'utf8')) as SitePointer;
+    const meta = packr().unpack(await readFile(join(dir, pointer.meta))) as SearchMeta;
+    return [pointer.meta, ...meta.terms.map((s) => s.file), ...meta.keys.map((s) => s.file), ...meta.docs];
+  } catch {
+    return [];
+  }
+}
+
+function termShards(search: SerializedTextIndex): { first: string; shard: TermShard }[] {
+  const terms = search.terms === '' ? [] : search.terms.split('\n');
+  const offsets = bytesToU32(search.offsets);
+  const docs = bytesToU32(search.docs);
+  const tfs = bytesToU16(search.tfs);
+  const out: { first: string; shard: TermShard }[] = [];
+  let batch = { terms: [] as string[], counts: [] as number[], docs: [] as number[], tfs: [] as number[], bytes: 0 };
+  const flush = () => {
+    if (batch.terms.length === 0) return;
+    out.push({
+      first: batch.terms[0]!,
+      shard: { terms: batch.terms.join('\n'), counts: encodeVarints(batch.counts), docs: encodeVarints(batch.docs), tfs: encodeVarints(batch.tfs) },
+    });
+    batch = { terms: [], counts: [], docs: [], tfs: [], bytes: 0 };
+  };
+  terms.forEach((term, t) => {
+    const start = offsets[t]!;
+    const end = offsets[t + 1]!;
+    // Rough encoded size: the term, ~1.5 bytes per delta, ~1.5 per tf.
+    const size = term.length + 3 * (end - start) + 2;
+    if (batch.bytes > 0 && batch.bytes + size > TERM_SHARD_BYTES) flush();
+    batch.terms.push(term);
+    batch.counts.push(end - start);
+    let last = 0;
+    for (let p = start; p < end; p++) {
+      batch.docs.push(docs[p]! - last);
+      last = docs[p]!;
+      batch.tfs.push(tfs[p]!);
+    }
+    batch.bytes += size;
+  });
+  flush();
+  return out;
+}
+
+/** The keys runtime/search/bm25f.ts puts in its exact-match table, folded and trimmed. */
+function exactKeys(node: GraphNode): string[] {
+  return [...new Set([node.id, node.doc_id, node.title, baseName(node.source_file), ...node.aliases].map((key) => fold(key).trim()))].filter(
+    (key) => key !== '' && !key.includes('\n'),
+  );
+}
+
+function keyShards(nodes: readonly GraphNode[]): { first: string; shard: KeyShard }[] {
+  const table = new Map<string, number[]>();
+  nodes.forEach((node, i) => {
+    for (const key of exactKeys(node)) {
+      const list = table.get(key);
+      if (list) list.push(i);
+      else table.set(key, [i]);
+    }
+  });
+  const keys = [...table.keys()].sort();
+  const out: { first: string; shard: KeyShard }[] = [];
+  let batch: { keys: string[]; nodes: number[]; bytes: number } = { keys: [], nodes: [], bytes: 0 };
+  const flush = () => {
+    if (batch.keys.length === 0) return;
+    out.push({ first: batch.keys[0]!, shard: { keys: batch.keys.join('\n'), nodes: encodeVarints(batch.nodes) } });
+    batch = { keys: [], nodes: [], bytes: 0 };
+  };
+  for (const key of keys) {
+    const list = table.get(key)!;
+    const size = key.length + 2 * list.length + 2;
+    if (batch.bytes > 0 && batch.bytes + size > KEY_SHARD_BYTES) flush();
+    batch.keys.push(key);
+    batch.nodes.push(list.length);
+    let last = 0;
+    for (const node of list) batch.nodes.push(node - last), (last = node);
+    batch.bytes += size;
+  }
+  flush();
+  return out;
+}
+
+function docChunks(nodes: readonly GraphNode[]): DocChunk[] {
+  const chunks: DocChunk[] = [];
+  for (let start = 0; start < nodes.length; start += DOC_CHUNK) {
+    chunks.push({ start, docs: nodes.slice(start, start + DOC_CHUNK).map(summary) });
+  }
+  return chunks;
+}
+
+function summary(node: GraphNode): DocSummary {
+  const defining = node.sections.find((s) => s.field !== null && PRIMARY_SECTIONS.has(s.field) && s.text.trim() !== '');
+  const section = defining ?? node.sections.find((s) => s.text.trim() !== '') ?? null;
+  return {
+    id: node.id,
+    doc_id: node.doc_id,
+    title: node.title,
+    kind: node.kind,
+    layer: node.layer,
+    status: node.status,
+    source_file: node.source_file,
+    section: section?.heading ?? null,
+    text: section ? clip(section.text.replace(/\s+/g, ' ').trim(), SNIPPET_SOURCE_CHARS) : '',
+  };
+}
+
+/** At most `max` characters, cut at a word boundary, with an ellipsis when cut. */
+function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.lastIndexOf(' ', max - 1);
+  return `${text.slice(0, cut > max / 2 ? cut : max - 1)}…`;
+}
