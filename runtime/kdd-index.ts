@@ -1,6 +1,7 @@
 /** The in-memory index every query takes as its first argument (restored by runtime/load.ts). */
 import type { Bundle } from './bundle-format.js';
 import type { TextIndex } from './search/types.js';
+import type { VectorStore } from './vectors.js';
 
 export interface KddIndex {
   readonly bundle: Bundle;
@@ -9,4 +10,6 @@ export interface KddIndex {
   /** Node id → position in `bundle.nodes`. */
   readonly nodeIndex: ReadonlyMap<string, number>;
   readonly text: TextIndex;
+  /** L2: the bundle's int8 vectors, aligned for scanning (row i ↔ `bundle.chunks[bundle.vectors.rows[i]]`); null at L1. */
+  readonly vectors: VectorStore | null;
 }

@@ -9,6 +9,7 @@ import { decodeBundle, POINTER_FILE, type Bundle, type BundlePointer } from './b
 import { createError, isKddError } from './errors.js';
 import type { KddIndex } from './kdd-index.js';
 import { restoreTextIndex } from './search/index.js';
+import { toVectorStore, type VectorStore } from './vectors.js';
 
 export { POINTER_FILE, type BundlePointer } from './bundle-format.js';
 
@@ -34,7 +35,13 @@ export async function loadIndex(bytes: Uint8Array): Promise<KddIndex> {
     if (isKddError(error)) throw error;
     throw createError('INDEX_UNAVAILABLE', { reason: `cannot restore the text index (${(error as Error).message})` }, { cause: error });
   }
-  return { bundle, hash, nodeIndex, text };
+  let vectors: VectorStore | null = null;
+  try {
+    vectors = bundle.vectors ? toVectorStore(bundle.vectors.quantized) : null;
+  } catch (error) {
+    throw createError('INDEX_UNAVAILABLE', { reason: `cannot restore the vectors (${(error as Error).message})` }, { cause: error });
+  }
+  return { bundle, hash, nodeIndex, text, vectors };
 }
 
 /** First 12 hex characters of the SHA-256 of `bytes`: the tag in the bundle's file name. */

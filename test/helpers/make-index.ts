@@ -142,6 +142,8 @@ export function makeBundle(nodeInputs: ReadonlyArray<NodeInput | string>, edgeIn
     layer_violations,
     dangling: [...dangling].sort((a, b) => cmp(a.from_node, b.from_node) || cmp(a.target, b.target)),
     search: buildTextIndex(nodes),
+    chunks: [],
+    vectors: null,
   };
 }
 
@@ -156,6 +158,7 @@ export function indexOf(bundle: Bundle): KddIndex {
     hash: 'test',
     nodeIndex: new Map(bundle.nodes.map((node, i) => [node.id, i])),
     text: restoreTextIndex(bundle.search, bundle.nodes),
+    vectors: null,
   };
 }
 

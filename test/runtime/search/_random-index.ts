@@ -60,8 +60,10 @@ export function indexFrom(nodes: GraphNode[], edges: GraphEdge[]): KddIndex {
     layer_violations: [],
     dangling: [],
     search: buildTextIndex(sortedNodes),
+    chunks: [],
+    vectors: null,
   };
-  return { bundle, hash: '000000000000', nodeIndex, text: restoreTextIndex(bundle.search, bundle.nodes) };
+  return { bundle, hash: '000000000000', nodeIndex, text: restoreTextIndex(bundle.search, bundle.nodes), vectors: null };
 }
 
 const sentence = fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 12 }).map((w) => w.join(' '));
