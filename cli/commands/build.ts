@@ -1,13 +1,14 @@
 import { resolve } from 'node:path';
 import { buildIndex, type IndexBuildReport } from '../../compiler/incremental.js';
 import { isModelDtype, type ModelDtype } from '../../compiler/embed/embedder.js';
+import { writeSite } from '../../library/site.js';
 import { parseFlags, UsageError, type Command, type CliIO } from '../command.js';
 
 export const buildCommand: Command = {
   name: 'build',
   summary: 'Index a specs tree into .kdd-index/ and a content-hashed bundle in dist/',
   usage:
-    'kdd build [SPECS_DIR=specs] [--out dist] [--index-dir .kdd-index] [--incremental|--full] [--level auto|L1|L2] [--embedder MODEL] [--dtype q8] [--models-dir DIR] [--json] [--strict] [--indexed-by NAME]',
+    'kdd build [SPECS_DIR=specs] [--out dist] [--index-dir .kdd-index] [--incremental|--full] [--level auto|L1|L2] [--embedder MODEL] [--dtype q8] [--models-dir DIR] [--site] [--json] [--strict] [--indexed-by NAME]',
   async run(argv, io) {
     const { values, positionals } = parseFlags(argv, {
       out: { type: 'string', default: 'dist' },
@@ -24,6 +25,8 @@ export const buildCommand: Command = {
       embedder: { type: 'string' },
       dtype: { type: 'string' },
       'models-dir': { type: 'string' },
+      // Also write the static docs site (and its search sub-bundle) next to the bundle (#7).
+      site: { type: 'boolean', default: false },
     });
     if (!['auto', 'L1', 'L2'].includes(values.level)) throw new UsageError(`--level must be auto, L1 or L2 (got '${values.level}')`);
     if (values.dtype !== undefined && !isModelDtype(values.dtype)) throw new UsageError(`unknown --dtype '${values.dtype}'`);
@@ -43,8 +46,9 @@ export const buildCommand: Command = {
       modelsDir: values['models-dir'] ? resolve(io.cwd, values['models-dir']) : undefined,
     });
     if (progress) io.stderr('\r\x1b[K');
-    if (values.json) io.stdout(`${JSON.stringify(report, null, 2)}\n`);
-    else io.stdout(summary(report));
+    const site = values.site ? await writeSite(resolve(io.cwd, values.out)) : null;
+    if (values.json) io.stdout(`${JSON.stringify(site ? { ...report, site } : report, null, 2)}\n`);
+    else io.stdout(summary(report) + (site ? `  site: ${site.app_files.length} app files, search sub-bundle ${site.search?.total_bytes ?? 0} bytes\n` : ''));
     return values.strict && report.warnings.length > 0 ? 1 : 0;
   },
 };

@@ -1,0 +1,30 @@
+/**
+ * `kdd site [DIR=dist]` (#7): copies the static site into DIR, next to `kdd.json`, and writes the
+ * search sub-bundle for the bundle it names. Serve DIR with `kdd serve DIR` or any static host.
+ */
+import { resolve } from 'node:path';
+import { writeSite } from '../../library/site.js';
+import { parseFlags, UsageError, type Command } from '../command.js';
+
+export const siteCommand: Command = {
+  name: 'site',
+  summary: 'Write the static search site (and its search sub-bundle) next to the bundle in DIR',
+  usage: 'kdd site [DIR=dist] [--json]',
+  async run(argv, io) {
+    const { values, positionals } = parseFlags(argv, { json: { type: 'boolean', default: false } });
+    if (positionals.length > 1) throw new UsageError(`unexpected argument '${positionals[1]}'`);
+    const report = await writeSite(resolve(io.cwd, positionals[0] ?? 'dist'));
+    if (values.json) {
+      io.stdout(`${JSON.stringify(report, null, 2)}\n`);
+      return 0;
+    }
+    io.stdout(`kdd site: ${report.app_files.length} app files → ${report.dir}\n`);
+    if (report.search) {
+      const { search } = report;
+      io.stdout(`  search sub-bundle: ${search.files} files, ${search.total_bytes} bytes (meta ${search.meta_bytes} bytes) for ${search.source}\n`);
+    } else {
+      io.stdout(`  no kdd.json in ${report.dir} yet: run 'kdd build' first, then 'kdd site' again for the search sub-bundle\n`);
+    }
+    return 0;
+  },
+};

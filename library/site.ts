@@ -1,0 +1,71 @@
+/**
+ * `kdd site [DIR]` (#7): puts the static site next to a bundle. Copies the prebuilt app
+ * (`npm run build:site` → `build/site-app/`, built once at package build time) into DIR and writes
+ * the search sub-bundle (compiler/emit/site-bundle.ts) for the bundle DIR's `kdd.json` names.
+ * Node-only; the browser code lives in site/src/.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { cp, readFile, rm } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { packSiteBundle, writeSiteBundle } from '../compiler/emit/site-bundle.js';
+import { decodeBundle, POINTER_FILE } from '../runtime/bundle-format.js';
+import { createError } from '../runtime/errors.js';
+import { parsePointer } from '../runtime/load.js';
+import type { SitePointer } from '../site/src/format.js';
+
+/** The app's asset folder inside DIR (vite `assetsDir`): replaced wholesale on each copy. */
+export const SITE_ASSETS = 'kdd-site-assets';
+
+export interface WriteSiteOptions {
+  /** Prebuilt app folder. Default: `build/site-app` of this package. */
+  appDir?: string;
+}
+
+export interface WriteSiteReport {
+  dir: string;
+  /** Files of the app copied (index.html and assets). */
+  app_files: string[];
+  /** The sub-bundle pointer written, or null when DIR has no `kdd.json` yet. */
+  search: SitePointer | null;
+}
+
+export async function writeSite(dir: string, options: WriteSiteOptions = {}): Promise<WriteSiteReport> {
+  const target = resolve(dir);
+  const appDir = resolve(options.appDir ?? join(packageRoot(), 'build', 'site-app'));
+  if (!existsSync(join(appDir, 'index.html'))) {
+    throw createError('INDEX_UNAVAILABLE', { reason: `the site app is not built (${appDir}/index.html is missing): run 'npm run build:site'` });
+  }
+  await rm(join(target, SITE_ASSETS), { recursive: true, force: true });
+  await cp(appDir, target, { recursive: true });
+  const appFiles = ['index.html', ...(await listFiles(join(appDir, SITE_ASSETS))).map((f) => `${SITE_ASSETS}/${f}`)];
+  const search = existsSync(join(target, POINTER_FILE)) ? await writeSearchBundle(target) : null;
+  return { dir: target, app_files: appFiles, search };
+}
+
+/** Derives and writes the search sub-bundle of the bundle `DIR/kdd.json` names. */
+export async function writeSearchBundle(dir: string): Promise<SitePointer> {
+  const pointerPath = join(dir, POINTER_FILE);
+  const pointer = parsePointer(JSON.parse(await readFile(pointerPath, 'utf8')), pointerPath);
+  const bundle = decodeBundle(new Uint8Array(await readFile(join(dir, pointer.bundle))));
+  const site = packSiteBundle(bundle, pointer.bundle);
+  await writeSiteBundle(dir, site);
+  return site.pointer;
+}
+
+async function listFiles(dir: string): Promise<string[]> {
+  const { readdir } = await import('node:fs/promises');
+  return (await readdir(dir).catch(() => [] as string[])).sort();
+}
+
+/** Nearest folder above this module with kdd-index's package.json (works from source and from build/). */
+function packageRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const manifest = join(dir, 'package.json');
+    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'kdd-index') return dir;
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error('kdd site: cannot find the kdd-index package root');
+    dir = parent;
+  }
+}

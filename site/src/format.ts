@@ -1,0 +1,153 @@
+/**
+ * The site's search sub-bundle (#7): what the browser downloads before the first search, instead of
+ * the full bundle (94 MB at 10k documents). Written by compiler/emit/site-bundle.ts, read by
+ * site/src/search/sharded.ts. Isomorphic: plain data and a varint codec, no Node-only imports.
+ *
+ * Files, all next to `kdd.json`, all content-hashed (`kdd-s-<sha256:12>.msgpack`) except the pointer:
+ * - `kdd-site.json` ({@link SitePointer}): names the full bundle it was derived from and the meta file;
+ * - meta ({@link SearchMeta}): node count, per-node kind, layer and field lengths, shard boundaries;
+ * - term shards ({@link TermShard}): a contiguous run of the sorted vocabulary with its postings;
+ * - key shards ({@link KeyShard}): exact-match keys (folded id, doc id, title, alias, file name);
+ * - doc chunks ({@link DocChunk}): what a result row shows, {@link DOC_CHUNK} nodes per file.
+ * A query fetches only the shards its terms fall into, like Pagefind's chunked index.
+ */
+
+export const SITE_FORMAT = 'kdd-site/1';
+/** Name of the site pointer next to `kdd.json`. */
+export const SITE_POINTER_FILE = 'kdd-site.json';
+/** Content-hashed site files: `kdd-s-<12 hex>.msgpack`. */
+export const SITE_FILE = /^kdd-s-[0-9a-f]{12}\.msgpack$/;
+/** Nodes per doc chunk: small, so ten results cost at most ten small files. */
+export const DOC_CHUNK = 8;
+/** Characters of section text kept per node for snippets (windowed to 240 at query time). */
+export const SNIPPET_SOURCE_CHARS = 320;
+
+export interface SitePointer {
+  format: typeof SITE_FORMAT;
+  /** File name of the full bundle this was derived from (must equal `kdd.json`'s `bundle`). */
+  source: string;
+  /** File name of the {@link SearchMeta}. */
+  meta: string;
+  /** Bytes of the meta file. */
+  meta_bytes: number;
+  /** Number and total bytes of every site file (meta, shards, chunks). */
+  files: number;
+  total_bytes: number;
+}
+
+/** First key of a shard and its file; shards are sorted and cover the key space without gaps. */
+export interface ShardRef {
+  first: string;
+  file: string;
+}
+
+export interface SearchMeta {
+  format: typeof SITE_FORMAT;
+  /** The full bundle's file name. */
+  source: string;
+  /** Number of nodes, in full-bundle order (node index = position). */
+  nodes: number;
+  /** Search field names (runtime/search/fields.ts order). */
+  fields: string[];
+  /** varint per (node, field): tokens in the field, as `lens` of the full text index. */
+  lens: Uint8Array;
+  /** Per node: index into `kind_names`. */
+  kinds: Uint8Array;
+  /** Per node: index into `layer_names`. */
+  layers: Uint8Array;
+  kind_names: string[];
+  layer_names: string[];
+  /** Term shards, sorted by first term. */
+  terms: ShardRef[];
+  /** Exact-key shards, sorted by first key. */
+  keys: ShardRef[];
+  /** Doc chunk files: chunk i holds nodes [i·DOC_CHUNK, (i+1)·DOC_CHUNK). */
+  docs: string[];
+  index_level: string;
+  stats: { nodes: number; edges: number };
+}
+
+export interface TermShard {
+  /** Sorted terms joined by `\n`. */
+  terms: string;
+  /** varint per term: number of postings. */
+  counts: Uint8Array;
+  /** varint per posting: node position, delta-coded within a term (postings sorted by node, field). */
+  docs: Uint8Array;
+  /** varint per posting: the full index's `field << 12 | tf`. */
+  tfs: Uint8Array;
+}
+
+export interface KeyShard {
+  /** Sorted folded keys joined by `\n`. */
+  keys: string;
+  /** Per key: varint count, then varint node positions delta-coded. */
+  nodes: Uint8Array;
+}
+
+/** What a search result row shows. */
+export interface DocSummary {
+  id: string;
+  doc_id: string;
+  title: string;
+  kind: string;
+  layer: string;
+  status: string;
+  source_file: string;
+  /** Heading of the section `text` comes from, or null. */
+  section: string | null;
+  /** Up to {@link SNIPPET_SOURCE_CHARS} of the node's defining section, whitespace collapsed. */
+  text: string;
+}
+
+export interface DocChunk {
+  /** First node position in the chunk. */
+  start: number;
+  docs: DocSummary[];
+}
+
+// ── varint codec (unsigned LEB128) ──────────────────────────────────────────────────────────
+
+export function encodeVarints(values: ArrayLike<number>): Uint8Array {
+  const out: number[] = [];
+  for (let i = 0; i < values.length; i++) {
+    let v = values[i]!;
+    while (v >= 0x80) {
+      out.push((v & 0x7f) | 0x80);
+      v = Math.floor(v / 128);
+    }
+    out.push(v);
+  }
+  return Uint8Array.from(out);
+}
+
+/** Decodes `count` varints (all of them when omitted) starting at `bytes[0]`. */
+export function decodeVarints(bytes: Uint8Array, count?: number): number[] {
+  const out: number[] = [];
+  let p = 0;
+  while (p < bytes.length && (count === undefined || out.length < count)) {
+    let v = 0;
+    let scale = 1;
+    let b: number;
+    do {
+      b = bytes[p++]!;
+      v += (b & 0x7f) * scale;
+      scale *= 128;
+    } while (b & 0x80);
+    out.push(v);
+  }
+  return out;
+}
+
+/** Index of the shard whose range holds `key` (the last shard whose first key ≤ key), or -1. */
+export function shardFor(shards: readonly ShardRef[], key: string): number {
+  let lo = 0;
+  let hi = shards.length - 1;
+  let found = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    if (shards[mid]!.first <= key) (found = mid), (lo = mid + 1);
+    else hi = mid - 1;
+  }
+  return found;
+}

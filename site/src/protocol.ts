@@ -1,0 +1,94 @@
+/**
+ * Messages between the page (site/src/main.ts) and the query worker (site/src/worker.ts), and the
+ * view models the worker answers with. The page never runs a query itself: it posts one request,
+ * the worker answers `{ id, ok, result | error }`.
+ */
+import type { ImpactResult } from '../../runtime/queries/impact.js';
+import type { HealthResult } from '../../runtime/queries/health.js';
+import type { ViolationsResult } from '../../runtime/queries/violations.js';
+import type { GraphResult } from '../../runtime/queries/graph.js';
+import type { GraphNode } from '../../runtime/model.js';
+
+export interface SearchRequest {
+  q: string;
+  kinds?: string[];
+  layers?: string[];
+  limit?: number;
+}
+
+/** A run of snippet text; `hit` marks a word that matches the query. */
+export type Segment = [text: string, hit: boolean];
+
+export interface SearchRow {
+  id: string;
+  title: string;
+  kind: string;
+  layer: string;
+  status: string;
+  source_file: string;
+  score: number;
+  section: string | null;
+  snippet: Segment[];
+}
+
+export interface SearchAnswer {
+  q: string;
+  rows: SearchRow[];
+  /** `sharded` (site sub-bundle) or `bundle` (the full bundle, when no sub-bundle matches). */
+  source: 'sharded' | 'bundle';
+  /** Files fetched to answer this query (0 once the shards are cached). */
+  fetched: number;
+  ms: number;
+}
+
+export interface EdgeView {
+  edge_type: string;
+  /** The node at the other end. */
+  other: { id: string; title: string; kind: string; layer: string };
+  layer_violation: boolean;
+  section: string | null;
+}
+
+export interface NodeView {
+  node: GraphNode;
+  outgoing: EdgeView[];
+  incoming: EdgeView[];
+  /** Wiki-link label (id, doc id, title, file name) → node id, for links inside field values. */
+  links: Record<string, string>;
+  dangling: string[];
+}
+
+export interface Info {
+  source: 'sharded' | 'bundle';
+  nodes: number;
+  edges: number;
+  index_level: string;
+  kinds: string[];
+  layers: string[];
+}
+
+export interface Requests {
+  info: [Record<string, never>, Info];
+  search: [SearchRequest, SearchAnswer];
+  node: [{ id: string }, NodeView];
+  graph: [{ id: string; depth: number }, GraphResult];
+  impact: [{ id: string }, ImpactResult];
+  violations: [Record<string, never>, ViolationsResult];
+  health: [Record<string, never>, HealthResult];
+}
+export type RequestType = keyof Requests;
+
+export interface RequestMessage<K extends RequestType = RequestType> {
+  id: number;
+  type: K;
+  params: Requests[K][0];
+}
+
+export type ResponseMessage =
+  | { id: number; ok: true; result: unknown }
+  | { id: number; ok: false; error: { code: string; message: string } };
+
+/** First message the page sends: where `kdd.json` lives (the page's own folder). */
+export interface InitMessage {
+  base: string;
+}

@@ -1,0 +1,154 @@
+/**
+ * The static site (#7) end to end in headless Chromium: build the `kinds` fixture, write the site
+ * next to its bundle, serve the folder with `kdd serve`'s server, then search, open a node, follow
+ * an edge, open the graph and impact views, violations and health. Screenshots go to
+ * test/artifacts/site/ (git-ignored) for a person to look at.
+ *
+ * Needs /usr/bin/chromium (`apt-get install -y chromium`); skips with a message without it.
+ */
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { Page } from 'playwright-core';
+import { build as viteBuild } from 'vite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { build } from '../../compiler/build.js';
+import { writeSite } from '../../library/site.js';
+import { createServer, type KddServer } from '../../server/http.js';
+import { CHROMIUM, hasChromium as chromiumPresent, launchChromium, type Chromium } from './_chromium.js';
+
+const ARTIFACTS = resolve('test/artifacts/site');
+const hasChromium = chromiumPresent();
+if (!hasChromium) console.warn(`site.e2e: skipped, ${CHROMIUM} is absent (apt-get install -y chromium)`);
+
+describe.skipIf(!hasChromium)('static site in Chromium', () => {
+  let work: string;
+  let server: KddServer;
+  let browser: Chromium;
+  let page: Page;
+  let url: string;
+  const errors: string[] = [];
+
+  beforeAll(async () => {
+    work = await mkdtemp(join(tmpdir(), 'kdd-site-e2e-'));
+    const dist = join(work, 'dist');
+    await viteBuild({ configFile: resolve('site/vite.config.ts'), logLevel: 'warn', build: { outDir: join(work, 'app') } });
+    await build({ specsDir: 'test/fixtures/kinds', outDir: dist, indexDir: join(work, 'idx') });
+    await writeSite(dist, { appDir: join(work, 'app') });
+    server = createServer({ dir: dist, log: () => undefined });
+    // A sub-path, as on a static host: every URL the site uses must be relative.
+    ({ url } = await server.listen(0));
+    await mkdir(ARTIFACTS, { recursive: true });
+    browser = await launchChromium();
+    page = browser.context.pages()[0] ?? (await browser.context.newPage());
+    page.on('pageerror', (error) => errors.push(error.message));
+    page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    if (work) await rm(work, { recursive: true, force: true });
+  });
+
+  const shot = (name: string) => page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+  const waitPage = (name: string) => page.waitForFunction((p) => document.body.dataset.page === p && !document.querySelector('.loading'), name);
+
+  it('finds the use case first when typing "crear pedido"', async () => {
+    await page.goto(`${url}/`);
+    await page.waitForFunction(() => /nodes/.test(document.getElementById('index-info')?.textContent ?? ''));
+    await page.keyboard.press('/');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('q');
+    await page.keyboard.type('crear pedido', { delay: 20 });
+    await page.waitForFunction(() => document.body.dataset.searched === 'crear pedido');
+    const ids = await page.$$eval('#results li', (items) => items.map((li) => (li as HTMLElement).dataset.id));
+    expect(ids[0]).toBe('UC:UC-001');
+    expect(ids).toContain('CMD:CMD-001');
+    const marks = await page.$$eval('#results li:first-child mark', (found) => found.map((m) => m.textContent?.toLowerCase() ?? ''));
+    expect(marks.some((m) => m.includes('pedido'))).toBe(true);
+    expect(page.url()).toContain('#/search?q=crear+pedido');
+    await shot('01-search');
+  });
+
+  it('moves through results with the arrow keys and opens one with Enter', async () => {
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowUp');
+    expect(await page.$eval('#results li[aria-selected="true"]', (li) => (li as HTMLElement).dataset.id)).toBe('UC:UC-001');
+    await page.keyboard.press('Enter');
+    await waitPage('node');
+    expect(await page.textContent('h1')).toContain('CrearPedido');
+    expect(await page.textContent('main')).toContain('Main flow');
+    expect(await page.$$eval('main ol li', (items) => items.length)).toBeGreaterThanOrEqual(3);
+    await shot('02-node-use-case');
+  });
+
+  it('follows an outgoing edge to the command', async () => {
+    await page.click('#edges-outgoing a[href="#/node/CMD%3ACMD-001"]');
+    await page.waitForFunction(() => document.querySelector('.node-id')?.textContent === 'CMD:CMD-001');
+    await waitPage('node');
+    expect(await page.textContent('main')).toContain('EMPTY_CART');
+    await shot('03-node-command');
+  });
+
+  it('renders the entity with its attribute table and state machine', async () => {
+    await page.goto(`${url}/#/node/Entity%3APedido`);
+    await page.waitForFunction(() => document.querySelector('.node-id')?.textContent === 'Entity:Pedido');
+    const text = await page.textContent('main');
+    expect(text).toContain('borrador');
+    expect(await page.$$eval('.state-machine tbody tr', (rows) => rows.length)).toBe(3);
+    await shot('04-node-entity');
+  });
+
+  it('draws the neighbourhood graph and re-centres on click', async () => {
+    await page.click('#open-graph');
+    await waitPage('graph');
+    expect(await page.$$eval('svg.graph .graph-node', (nodes) => nodes.length)).toBeGreaterThan(3);
+    await shot('05-graph-depth-1');
+    await page.click('#depth-2');
+    await page.waitForFunction(() => location.hash.endsWith('depth=2') && !!document.querySelector('svg.graph'));
+    await shot('06-graph-depth-2');
+    await page.click('svg.graph a[data-id="UC:UC-001"]');
+    await page.waitForFunction(() => decodeURIComponent(location.hash).startsWith('#/graph/UC:UC-001'));
+  });
+
+  it('shows what a change to the entity affects, with scenarios to re-run', async () => {
+    await page.goto(`${url}/#/impact/Entity%3APedido`);
+    await waitPage('impact');
+    const text = (await page.textContent('main')) ?? '';
+    expect(text).toMatch(/Directly affected \([1-9]/);
+    expect(text).toContain('Scenarios to re-run');
+    await shot('07-impact');
+  });
+
+  it('lists layer violations and index health', async () => {
+    await page.click('a[href="#/violations"]');
+    await waitPage('violations');
+    expect(await page.$$eval('main tbody tr', (rows) => rows.length)).toBeGreaterThanOrEqual(1);
+    await shot('08-violations');
+    await page.click('a[href="#/health"]');
+    await waitPage('health');
+    expect(await page.textContent('main')).toContain('Dangling links (1)');
+    await shot('09-health');
+  });
+
+  it('filters search results by kind', async () => {
+    await page.goto(`${url}/#/search?q=pedido&kind=command`);
+    await page.waitForFunction(() => document.body.dataset.searched === 'pedido');
+    const kinds = await page.$$eval('#results .result-meta', (metas) => metas.map((m) => m.textContent?.split(' · ')[0]));
+    expect(kinds.length).toBeGreaterThan(0);
+    expect(new Set(kinds)).toEqual(new Set(['command']));
+  });
+
+  it('keeps searching offline once loaded', async () => {
+    // The fixture's bundle is small, so the worker fetched it in the background after the first search.
+    await page.context().setOffline(true);
+    await page.fill('#q', 'ship order');
+    await page.waitForFunction(() => document.body.dataset.searched === 'ship order');
+    expect(await page.$$eval('#results li', (items) => items.length)).toBeGreaterThan(0);
+    await page.context().setOffline(false);
+  });
+
+  it('logged no page errors', () => {
+    expect(errors).toEqual([]);
+  });
+});
