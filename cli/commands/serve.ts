@@ -1,0 +1,41 @@
+/**
+ * `kdd serve [DIR=dist]`: flags → {@link createServer} → listen until SIGINT/SIGTERM.
+ * The server module (and sirv) is imported only when this command runs.
+ */
+import { resolve } from 'node:path';
+import { parseFlags, UsageError, type Command } from '../command.js';
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
+
+export const serveCommand: Command = {
+  name: 'serve',
+  summary: 'Serve DIR (bundles, kdd.json) and the retrieval API over HTTP, hot-swapping new bundles',
+  usage: 'kdd serve [DIR=dist] [--port 4700] [--host 127.0.0.1] [--cors ORIGIN|*]',
+  async run(argv, io) {
+    const { values, positionals } = parseFlags(argv, {
+      port: { type: 'string', default: '4700' },
+      host: { type: 'string', default: '127.0.0.1' },
+      cors: { type: 'string' },
+    });
+    if (positionals.length > 1) throw new UsageError(`unexpected argument '${positionals[1]}'`);
+    const port = Number(values.port);
+    if (!/^\d{1,5}$/.test(values.port) || port > 65535) throw new UsageError(`--port must be an integer between 0 and 65535 (got '${values.port}')`);
+    const dir = resolve(io.cwd, positionals[0] ?? 'dist');
+
+    const { createServer } = await import('../../server/http.js');
+    const server = createServer({ dir, cors: values.cors ?? null, log: (line) => io.stderr(`${line}\n`) });
+    const { url } = await server.listen(port, values.host);
+    // Privacy (REQ-003): specs stay on this machine unless the user asks for another interface.
+    if (!LOOPBACK.has(values.host)) io.stderr(`kdd serve: warning: listening on ${values.host}, reachable from other machines\n`);
+    const first = await server.holder.ready;
+    if (first.status === 'rejected') io.stderr(`kdd serve: no bundle yet; API answers 503 until ${dir}/kdd.json names a valid bundle\n`);
+    io.stdout(`kdd serve: listening on ${url} (serving ${dir})\n`);
+
+    await new Promise<void>((done) => {
+      process.once('SIGINT', done);
+      process.once('SIGTERM', done);
+    });
+    await server.close();
+    return 0;
+  },
+};
