@@ -32,3 +32,5 @@ Feature: Keep the index fresh incrementally
     And ".gitattributes" contains ".kdd-index/** merge=kdd-index"
     When I edit "specs/01-domain/rules/BR-QUERY-001.md" and commit
     Then ".kdd-index/nodes/business-rule/BR-QUERY-001.json" has the new "source_hash"
+    When I run "kdd hook uninstall"
+    Then ".git/hooks/post-commit" contains no "# >>> kdd-index" block

@@ -53,3 +53,33 @@ Feature: Query the index from the command line
     When I run "kdd violations --dangling --fail-on-violations"
     Then the exit code is 0
     And stdout is "0 layer violations, 0 dangling links"
+
+  @QRY-005 @UC-008
+  Scenario: SCN-Query-006 — Coverage shows which related artefacts a use case has
+    When I run "kdd coverage UC:UC-005 --json"
+    Then the exit code is 0
+    And the JSON answer lists "business_rules" with status "covered"
+    And the JSON answer lists "features" with status "covered"
+    When I run "kdd coverage Entity:Nope"
+    Then the exit code is 3
+    And stderr contains "NODE_NOT_FOUND"
+
+  @UC-008 @BR-LINK-001
+  Scenario: SCN-Query-007 — Health finds no dangling links in this repository's specs
+    When I run "kdd health --json"
+    Then the exit code is 0
+    And the JSON answer has an empty "dangling" list
+
+  @QRY-007 @UC-003
+  Scenario: SCN-Query-008 — Hints point at what the agent has not read yet
+    When I run "kdd hints --seen UC:UC-005,CMD:CMD-004 --json"
+    Then the exit code is 0
+    And the hints include "BR:BR-MERGE-001"
+    And no hint names "UC:UC-005" or "CMD:CMD-004"
+
+  @QRY-008
+  Scenario: SCN-Query-009 — Chunks at L1 are ranked lexically, at most 3 per node
+    When I run "kdd chunks 'tombstone deletion' --limit 8 --json"
+    Then the exit code is 0
+    And "warnings" contains "NO_EMBEDDINGS" because the bundle is L1
+    And no node owns more than 3 of the items

@@ -1,0 +1,6 @@
+/** Loads every step definition file (side effects: `defineStep` calls). */
+import './es-index.js';
+import './es-query.js';
+import './es-merge.js';
+import './en-cli.js';
+import './en-serve.js';
