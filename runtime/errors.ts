@@ -4,7 +4,7 @@
  * up here and never keep an if-chain of their own.
  *
  * Codes and messages follow the `## Possible Errors` tables of the spec (QRY-001…QRY-007,
- * CMD-001, CMD-004); `INVALID_PARAMS` and the HTTP-only codes are ours.
+ * CMD-001, CMD-003, CMD-004); `INVALID_PARAMS` and the HTTP-only codes are ours.
  * Templates use `{placeholders}`; the params a code needs are checked by the type system.
  *
  * Isomorphic: no Node-only imports.
@@ -73,6 +73,13 @@ export const ERRORS = {
   INCOMPATIBLE_STRUCTURE: { message: 'Cannot merge single-domain with multi-domain indices', http: 409, exit: EXIT.FAILURE },
   CONFLICT_REJECTED: { message: 'Merge aborted: {n} conflicts detected', http: 409, exit: EXIT.FAILURE },
   OUTPUT_WRITE_FAILED: { message: 'Cannot write to output path: {output_path}', http: 500, exit: EXIT.FAILURE },
+
+  // ── Enrichment with an agent (CMD-003, L3; see docs/enrich.md) ─────────────────────────────
+  API_KEY_MISSING: { message: 'No API key found: set {env_var} (or use --api-key-env NAME, or --agent-cmd for a local agent)', http: 401, exit: EXIT.USAGE },
+  AGENT_ERROR: { message: 'Agent enrichment failed: {detail}', http: 502, exit: EXIT.FAILURE },
+  AGENT_TIMEOUT: { message: 'Agent enrichment timed out after {timeout_ms}ms', http: 504, exit: EXIT.TIMEOUT },
+  /** Our reading of BR-INDEX-001 here: enrichment needs a built index (≥ L1), not embeddings. */
+  LOW_INDEX_LEVEL: { message: 'Enrichment requires index level ≥ {required} ({detail})', http: 409, exit: EXIT.UNAVAILABLE },
 
   // ── Server adapter (HTTP only; exit codes kept for completeness) ──────────────────────────
   NOT_FOUND: { message: 'No such endpoint: {path}', http: 404, exit: EXIT.NOT_FOUND },

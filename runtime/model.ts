@@ -164,4 +164,9 @@ export interface IndexManifest {
   stats: ManifestStats;
   /** source_file → source_hash, for incremental builds. Sorted by path. */
   sources: Record<string, string>;
+  /**
+   * L3 only, absent otherwise: node id → digest of the enrichment applied to it
+   * (`.kdd-index/enrichments/`, compiler/enrich). Lets an incremental build notice a new summary.
+   */
+  enrichments?: Record<string, string>;
 }
