@@ -6,5 +6,6 @@ export default defineConfig({
     exclude: ['test/acceptance/**', 'test/browser/**', 'node_modules/**'],
     testTimeout: 20_000,
     pool: 'forks',
+    setupFiles: ['test/setup/fast-check.ts'],
   },
 });

@@ -340,6 +340,8 @@ class BlockScanner {
   /** A delimiter row under a paragraph line with as many cells turns that line into a table header. */
   private startTable(rest: string, container: BlockNode): number {
     if (container.kind !== 'paragraph' || !rest.includes('|') || !/^[|:\- \t]+$/.test(rest)) return NO_START;
+    // `- |` starts a list item (whose text is `|`) before it can be a delimiter row, as in micromark.
+    if (/^-[ \t]/.test(rest)) return NO_START;
     const delimiters = splitRow(rest);
     if (delimiters.length === 0 || !delimiters.every((cell) => TABLE_DELIMITER_CELL.test(cell))) return NO_START;
     const header = splitRow(container.lines[container.lines.length - 1]!);
