@@ -1,14 +1,18 @@
 /**
  * The bundle: one msgpack document between the compiler and every runtime (library, server, browser).
  * Same input ⇒ same bytes: the packer sorts every array and object key before encoding.
+ *
+ * `Bundle` is the in-memory shape queries use; the bytes hold a compact encoding of it
+ * (runtime/bundle-codec.ts, docs/bundle-format.md): columnar edges, per-node body blobs decoded on
+ * first access, no duplicated text. `encodeBundle`/`decodeBundle` convert between the two.
  */
-import { Packr } from 'msgpackr';
-import { createError } from './errors.js';
+import { fromEncoded, newPackr, toEncoded, type EncodedBundle, type HydrateOptions } from './bundle-codec.js';
+import { createError, isKddError } from './errors.js';
 import type { DanglingLink, GraphEdge, GraphNode, IndexManifest, LayerViolation } from './model.js';
 import type { QuantizedVectors } from './vectors.js';
 
 /** Bumped on any incompatible change; `decodeBundle` refuses other versions. */
-export const BUNDLE_FORMAT_VERSION = 1;
+export const BUNDLE_FORMAT_VERSION = 2;
 
 export interface Bundle {
   /** Always BUNDLE_FORMAT_VERSION for bundles this code writes. */
@@ -29,6 +33,9 @@ export interface Bundle {
   dangling: DanglingLink[];
   /** Serialized full-text index (runtime/search), restored without re-tokenising. */
   search: unknown;
+  // chunk_search: issue #10
+  /** Chunk-level term index for lexical chunk retrieval (runtime/search/chunk-index.ts); absent in older bundles. */
+  chunk_search?: unknown;
   /** Paragraph-level chunks of every node (BR-EMBEDDING-001 chunking), sorted by (node, position). */
   chunks: BundleChunk[];
   /** L2 only: one int8 vector per embeddable chunk; null at L1. */
@@ -61,27 +68,39 @@ export interface BundleVectors {
   quantized: QuantizedVectors;
 }
 
-// Fixed options: plain maps (records are slower and save ~1 %), no structure sharing across calls.
-const packr = () => new Packr({ useRecords: false, variableMapSize: true });
-
+/** In-memory bundle → bytes (format 2). Expects the packer's canonical input (sorted keys and arrays). */
 export function encodeBundle(bundle: Bundle): Uint8Array {
-  return packr().pack(bundle);
+  return newPackr().pack(toEncoded(bundle));
 }
 
-export function decodeBundle(bytes: Uint8Array): Bundle {
+export type DecodeOptions = HydrateOptions;
+
+/**
+ * Bytes → in-memory bundle. Node bodies (`sections`, `indexed_fields`) and `chunks` are decoded on
+ * first access unless `{ lazy: false }`; everything else is checked and hydrated now.
+ * @throws KddError `INDEX_UNAVAILABLE` for bytes that are not a format-2 bundle.
+ */
+export function decodeBundle(bytes: Uint8Array, options: DecodeOptions = {}): Bundle {
   let value: unknown;
   try {
-    value = packr().unpack(bytes);
+    // Through a fresh plain Uint8Array view: given a Node Buffer, msgpackr returns `bin` values as
+    // Buffer views (whose `.slice()` does not copy) and caches a `dataView` on the object it reads.
+    value = newPackr().unpack(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
   } catch (error) {
     throw createError('INDEX_UNAVAILABLE', { reason: `bundle is not valid msgpack (${(error as Error).message})` });
   }
-  const bundle = value as Partial<Bundle> | null;
-  if (!bundle || typeof bundle !== 'object' || bundle.format !== BUNDLE_FORMAT_VERSION) {
+  const encoded = value as Partial<EncodedBundle> | null;
+  if (!encoded || typeof encoded !== 'object' || encoded.format !== BUNDLE_FORMAT_VERSION) {
     throw createError('INDEX_UNAVAILABLE', {
-      reason: `unsupported bundle format ${String(bundle?.format)} (this runtime reads format ${BUNDLE_FORMAT_VERSION})`,
+      reason: `unsupported bundle format ${String(encoded?.format)} (this runtime reads format ${BUNDLE_FORMAT_VERSION})`,
     });
   }
-  return bundle as Bundle;
+  try {
+    return fromEncoded(encoded as EncodedBundle, options);
+  } catch (error) {
+    if (isKddError(error)) throw error;
+    throw createError('INDEX_UNAVAILABLE', { reason: `bundle is corrupt (${(error as Error).message})` }, { cause: error });
+  }
 }
 
 /** Name of the pointer file next to the bundles. */

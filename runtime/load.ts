@@ -15,19 +15,35 @@ export { POINTER_FILE, type BundlePointer } from './bundle-format.js';
 
 const BUNDLE_NAME = /^kdd-([0-9a-f]{12})\.msgpack$/;
 
+export interface LoadOptions {
+  /**
+   * `'hash'` (default): compute the SHA-256 tag of the bytes (`index.hash`), so callers can compare
+   * it with the `kdd-<hash>.msgpack` name they fetched. `'none'`: skip it — for bytes whose integrity
+   * is already established (e.g. read from a content-addressed cache); `index.hash` is then
+   * `options.hash` if given, else ''. Structural checks run either way.
+   */
+  verify?: 'hash' | 'none';
+  /** The known tag of the bytes, used as `index.hash` with `verify: 'none'`. */
+  hash?: string;
+}
+
 /** Decodes and restores a bundle. Rejects with `INDEX_UNAVAILABLE` when the bytes are not a usable bundle. */
-export async function loadIndex(bytes: Uint8Array): Promise<KddIndex> {
+export async function loadIndex(bytes: Uint8Array, options: LoadOptions = {}): Promise<KddIndex> {
   if (!(bytes instanceof Uint8Array)) {
     throw createError('INDEX_UNAVAILABLE', { reason: 'bundle bytes must be a Uint8Array' });
   }
-  const hash = await bundleHash(bytes);
+  // WebCrypto hashes off the main thread (Node: libuv pool; browsers likewise), so start it first
+  // and decode meanwhile. The bytes are never written, so the two can share them.
+  const hashing = options.verify === 'none' ? Promise.resolve(options.hash ?? '') : bundleHash(bytes);
+  hashing.catch(() => undefined); // awaited below; avoid an unhandled rejection if decoding throws first
   // Decode through a fresh plain Uint8Array view: msgpackr caches a `dataView` property on the object
   // it reads (the caller's object stays untouched) and, given a Node Buffer, returns Buffer views
   // whose `.slice()` does not copy, which breaks the aligned copies runtime/search makes on restore.
   const bundle = decodeBundle(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
   checkShape(bundle);
   const nodeIndex = new Map<string, number>();
-  bundle.nodes.forEach((node, i) => nodeIndex.set(node.id, i));
+  const nodes = bundle.nodes;
+  for (let i = 0; i < nodes.length; i++) nodeIndex.set(nodes[i]!.id, i);
   let text: KddIndex['text'];
   try {
     text = restoreTextIndex(bundle.search, bundle.nodes);
@@ -41,6 +57,7 @@ export async function loadIndex(bytes: Uint8Array): Promise<KddIndex> {
   } catch (error) {
     throw createError('INDEX_UNAVAILABLE', { reason: `cannot restore the vectors (${(error as Error).message})` }, { cause: error });
   }
+  const hash = await hashing;
   return { bundle, hash, nodeIndex, text, vectors };
 }
 

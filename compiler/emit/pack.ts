@@ -6,8 +6,10 @@ import { createHash } from 'node:crypto';
 import { BUNDLE_FORMAT_VERSION, encodeBundle, type Bundle, type BundleChunk, type BundleVectors } from '../../runtime/bundle-format.js';
 import type { GraphEdge, GraphNode, IndexManifest } from '../../runtime/model.js';
 import { buildTextIndex } from '../../runtime/search/index.js';
+import { buildChunkIndex } from '../../runtime/search/chunk-index.js';
 import type { QuantizedVectors } from '../../runtime/vectors.js';
 import { chunkAll } from '../embed/chunk.js';
+import { withEnrichmentSections } from '../enrich/edges.js';
 import type { Graph } from '../graph/link.js';
 import { canonical } from './canonical.js';
 
@@ -27,10 +29,11 @@ export interface PackVectors {
   quantized: QuantizedVectors;
 }
 
-export type PackInput = Pick<Graph, 'nodes' | 'edges' | 'dangling' | 'layer_violations'> & { manifest: IndexManifest; vectors?: PackVectors | null };
+export type PackInput = Pick<Graph, 'nodes' | 'edges' | 'dangling' | 'layer_violations' | 'enrichment_summaries'> & { manifest: IndexManifest; vectors?: PackVectors | null };
 
 export function packBundle(input: PackInput): PackedBundle {
-  const nodes = canonical(input.nodes);
+  // L3 summaries become a last, searchable section of their node (compiler/enrich/edges.ts).
+  const nodes = canonical(withEnrichmentSections(input.nodes, input.enrichment_summaries));
   const edges = canonical(input.edges);
   const { outgoing, incoming } = adjacency(nodes, edges);
   const chunks = bundleChunks(nodes);
@@ -46,6 +49,7 @@ export function packBundle(input: PackInput): PackedBundle {
     layer_violations: canonical(input.layer_violations),
     dangling: canonical(input.dangling),
     search: buildTextIndex(nodes),
+    chunk_search: buildChunkIndex(chunks, nodes), // chunk_search: issue #10
     chunks,
     vectors: input.vectors ? bundleVectors(input.vectors, chunks) : null,
   };

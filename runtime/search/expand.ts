@@ -7,6 +7,7 @@
  * With `respectLayers`, edges flagged `layer_violation` (BR-LAYER-001) are never walked; they are
  * collected so the answer can report them.
  */
+import { isAgentEdge } from '../enrichment.js';
 import type { KddIndex } from '../kdd-index.js';
 
 /** How strongly each edge type carries relevance; unknown (business) relations use DEFAULT. */
@@ -30,6 +31,8 @@ const EDGE_WEIGHT: Readonly<Record<string, number>> = {
   LAYER_DEPENDENCY: 0.5,
 };
 const DEFAULT_WEIGHT = 0.65;
+/** Agent-proposed `IMPLICIT_*` edges (L3): a guess carries less than an authored wiki-link. */
+const IMPLICIT_WEIGHT = 0.45;
 /** Share of a seed's score its direct neighbours can receive; each further hop multiplies again. */
 export const HOP_FACTOR = 0.4;
 /** Weight of the second and later seeds reaching a node (the best one counts fully). */
@@ -49,7 +52,8 @@ export interface Expansion {
   skipped: Set<number>;
 }
 
-export function expandGraph(index: KddIndex, seeds: readonly Seed[], depth: number, respectLayers: boolean): Expansion {
+/** @param includeImplicit walk the `IMPLICIT_*` edges an agent proposed (L3 enrichment, #9). */
+export function expandGraph(index: KddIndex, seeds: readonly Seed[], depth: number, respectLayers: boolean, includeImplicit = true): Expansion {
   const { edges, outgoing, incoming } = index.bundle;
   const scores = new Map<number, number>();
   const via = new Map<number, number>();
@@ -68,13 +72,14 @@ export function expandGraph(index: KddIndex, seeds: readonly Seed[], depth: numb
         for (const list of [outgoing[u] ?? [], incoming[u] ?? []]) {
           for (const e of list) {
             const edge = edges[e]!;
+            if (!includeImplicit && isAgentEdge(edge)) continue;
             if (edge.layer_violation && respectLayers) {
               skipped.add(e);
               continue;
             }
             const v = index.nodeIndex.get(edge.from_node === index.bundle.nodes[u]!.id ? edge.to_node : edge.from_node);
             if (v === undefined || v === seed.node) continue;
-            const s = from * HOP_FACTOR * (EDGE_WEIGHT[edge.edge_type] ?? DEFAULT_WEIGHT);
+            const s = from * HOP_FACTOR * (EDGE_WEIGHT[edge.edge_type] ?? (isAgentEdge(edge) ? IMPLICIT_WEIGHT : DEFAULT_WEIGHT));
             const old = reached.get(v);
             if (old === undefined || s > old) {
               if (old === undefined) next.push(v);

@@ -2,15 +2,20 @@
  * The one ranking behind QRY-002 (lexical at L1), QRY-003 (hybrid) and QRY-007 keyword hints:
  * exact + BM25F + kind intent (rank.ts), then graph proximity (expand.ts), fused into one score.
  *
- * Fusion at L1 (no embeddings yet): final = lexical + exact + graph, where graph is the score that
- * flows from the best lexical matches along typed edges. The reported score is
+ * Fusion: final = lexical + exact + semantic + graph, where graph is the score that flows from the
+ * best base matches (lexical + exact + semantic) along typed edges. The reported score is
  * sqrt(final / best final): 1 for the best result, monotonic, and min_score 0.5 keeps results with at
- * least a quarter of the best fused evidence. When embeddings arrive, the semantic list joins `final`
- * here with its own weight; Orama's hybrid weights are never used.
+ * least a quarter of the best fused evidence. Orama's hybrid weights are never used.
+ *
+ * Semantic (L2, only with a query vector): the {@link SEMANTIC_POOL} nodes whose best chunk is most
+ * similar by cosine, min-max normalised over that pool to 0–1 (the best = 1, the pool's last = 0)
+ * and weighted {@link SEMANTIC_WEIGHT} — the same scale as lexical (best BM25F = 1), below an exact
+ * id hit (2). Raw cosines of one model cluster tightly (e5: 0.75–0.9), so they are spread first.
  */
 import type { KddIndex } from '../kdd-index.js';
 import { expandGraph, type Expansion } from './expand.js';
 import { analyzeQuery, rankLexical, type QueryAnalysis } from './rank.js';
+import { topNodes } from './semantic.js';
 
 /** How many top lexical matches spread their score over the graph. */
 const SEEDS = 8;
@@ -18,6 +23,10 @@ const SEEDS = 8;
 const SEED_SHARE = 0.3;
 /** Below this share of the final score the graph contribution does not count as a match source. */
 const SOURCE_SHARE = 0.1;
+/** Nodes the semantic list contributes (best chunk per node). */
+export const SEMANTIC_POOL = 50;
+/** Weight of a normalised semantic score (1 = as much as the best lexical match). */
+export const SEMANTIC_WEIGHT = 1;
 
 export type MatchSource = 'lexical' | 'semantic' | 'graph' | 'fusion';
 
@@ -34,34 +43,45 @@ export interface FuseOptions {
   expandGraph: boolean;
   depth: number;
   respectLayers: boolean;
+  /** Walk agent-proposed `IMPLICIT_*` edges (L3, #9). Default true. */
+  includeImplicit?: boolean;
+  /** `query_text` embedded with the bundle's model; adds the semantic list when the index has vectors. */
+  queryVector?: Float32Array | null;
 }
 
 export interface Fused {
   analysis: QueryAnalysis;
   candidates: FusedCandidate[];
   expansion: Expansion | null;
+  /** Whether the semantic list took part (vectors + query vector). */
+  semantic: boolean;
 }
 
 export function fuse(index: KddIndex, queryText: string, options: FuseOptions): Fused {
   const analysis = analyzeQuery(queryText, (t) => index.text.docFrequency(t) > 0);
   const lexical = rankLexical(index, analysis);
-  const base = new Map<number, number>();
-  for (const c of lexical) base.set(c.node, c.lexical + c.exact);
-  const top = lexical.length > 0 ? lexical[0]!.lexical + lexical[0]!.exact : 0;
+  const lexBase = new Map<number, number>();
+  for (const c of lexical) lexBase.set(c.node, c.lexical + c.exact);
+  const semantic = semanticScores(index, options.queryVector);
+  const base = new Map<number, number>(lexBase);
+  for (const [node, sem] of semantic ?? []) base.set(node, (base.get(node) ?? 0) + sem);
+  const ranked = [...base].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+  const top = ranked[0]?.[1] ?? 0;
   let expansion: Expansion | null = null;
   if (options.expandGraph && top > 0) {
-    const seeds = lexical
+    const seeds = ranked
       .slice(0, SEEDS)
-      .filter((c) => c.lexical + c.exact >= SEED_SHARE * top)
-      .map((c) => ({ node: c.node, score: c.lexical + c.exact }));
-    expansion = expandGraph(index, seeds, options.depth, options.respectLayers);
+      .filter(([, score]) => score >= SEED_SHARE * top)
+      .map(([node, score]) => ({ node, score }));
+    expansion = expandGraph(index, seeds, options.depth, options.respectLayers, options.includeImplicit ?? true);
   }
   const nodes = new Set<number>([...base.keys(), ...(expansion?.scores.keys() ?? [])]);
-  const raw: { node: number; raw: number; lex: number; graph: number }[] = [];
+  const raw: { node: number; raw: number; lex: number; sem: number; graph: number }[] = [];
   for (const node of nodes) {
-    const lex = base.get(node) ?? 0;
+    const lex = lexBase.get(node) ?? 0;
+    const sem = semantic?.get(node) ?? 0;
     const graph = expansion?.scores.get(node) ?? 0;
-    raw.push({ node, raw: lex + graph, lex, graph });
+    raw.push({ node, raw: lex + sem + graph, lex, sem, graph });
   }
   raw.sort((a, b) => b.raw - a.raw || a.node - b.node);
   const best = raw[0]?.raw ?? 0;
@@ -69,7 +89,36 @@ export function fuse(index: KddIndex, queryText: string, options: FuseOptions): 
     node: r.node,
     raw: r.raw,
     score: best > 0 ? Math.round(Math.sqrt(r.raw / best) * 1e4) / 1e4 : 0,
-    match_source: (r.lex === 0 ? 'graph' : r.graph >= SOURCE_SHARE * r.raw ? 'fusion' : 'lexical') as MatchSource,
+    match_source: matchSource(r),
   }));
-  return { analysis, candidates, expansion };
+  return { analysis, candidates, expansion, semantic: semantic !== null };
+}
+
+/**
+ * Which evidence found a node: lexical when it matched the text at all, semantic / graph when they
+ * bring at least {@link SOURCE_SHARE} of its final score; two or more sources = `fusion`. (At L1
+ * this is the rule it always was: lexical, lexical + graph = fusion, graph only = graph.)
+ */
+function matchSource(r: { raw: number; lex: number; sem: number; graph: number }): MatchSource {
+  const sources: MatchSource[] = [];
+  if (r.lex > 0) sources.push('lexical');
+  if (r.sem > 0 && r.sem >= SOURCE_SHARE * r.raw) sources.push('semantic');
+  if (r.graph > 0 && r.graph >= SOURCE_SHARE * r.raw) sources.push('graph');
+  if (sources.length > 1) return 'fusion';
+  return sources[0] ?? (r.sem > r.graph ? 'semantic' : 'graph');
+}
+
+/** Node → normalised semantic score (0–1 × weight), or null when there is no semantic phase. */
+function semanticScores(index: KddIndex, vector: Float32Array | null | undefined): Map<number, number> | null {
+  if (!vector || !index.vectors) return null;
+  const pool = topNodes(index, vector, SEMANTIC_POOL).filter((hit) => hit.cosine > 0);
+  const out = new Map<number, number>();
+  if (pool.length === 0) return out;
+  const bestCos = pool[0]!.cosine;
+  const floor = pool.length > 1 ? pool.at(-1)!.cosine : 0;
+  for (const hit of pool) {
+    const share = bestCos > floor ? (hit.cosine - floor) / (bestCos - floor) : 1;
+    if (share > 0) out.set(hit.node, SEMANTIC_WEIGHT * share);
+  }
+  return out;
 }

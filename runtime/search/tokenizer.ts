@@ -11,12 +11,15 @@ import { STOP_WORDS } from './stopwords.js';
 
 /** Lower-case and strip diacritics (`Índice` → `indice`, `ñ` → `n`). */
 export function fold(text: string): string {
+  // ASCII text is its own NFD form and has no combining marks: only the case changes.
+  if (ASCII.test(text)) return text.toLowerCase();
   return text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
 }
+const ASCII = /^[\x00-\x7f]*$/;
 
 // A run of letters/digits joined by - : _ . / (no spaces). Applied to the original (unfolded) text so
 // CamelCase is still visible.
-const CHUNK = /[\p{L}\p{N}]+(?:[-:_./][\p{L}\p{N}]+)*/gu;
+export const CHUNK = /[\p{L}\p{N}]+(?:[-:_./][\p{L}\p{N}]+)*/gu;
 const CAMEL = /\p{Lu}+(?!\p{Ll})|\p{Lu}?\p{Ll}+|\p{N}+/gu;
 
 /** Splits `KDDDocument` → [KDD, Document], `IndexIncremental` → [Index, Incremental]. */

@@ -1,0 +1,161 @@
+/**
+ * Chunk-level term index for lexical chunk retrieval at L1 (issue #10): built at pack time
+ * (`bundle.chunk_search`), so a query never tokenises chunk text. Isomorphic.
+ *
+ * Serialized form (plain msgpack-able data, deterministic for equal input):
+ * - `terms`: every term, sorted, joined by `\n`;
+ * - `offsets`: u32[terms + 1], byte offsets into `postings`;
+ * - `postings`: per term, one entry per chunk containing it, ascending: LEB128 varint of the gap to
+ *   the previous chunk index (the first is the index itself), then one byte `min(tf, 255)`.
+ * Terms are those of `runtime/search/tokenizer.ts` over `heading + "\n" + chunk text` (the same
+ * tokens `tokenize` gives; {@link pieceTerms} only memoises it per whitespace-separated piece).
+ *
+ * Measured on the 10k generated corpus (71,574 chunks): 2.1 M postings, ~5 MB in the bundle.
+ */
+import type { BundleChunk } from '../bundle-format.js';
+import type { GraphNode } from '../model.js';
+import { bytesToU32, u32ToBytes } from './_bytes.js';
+import { tokenize } from './tokenizer.js';
+
+export const CHUNK_SEARCH_FORMAT = 'kdd-chunk-terms/1';
+
+export interface SerializedChunkIndex {
+  format: typeof CHUNK_SEARCH_FORMAT;
+  /** Number of chunks indexed (= bundle.chunks.length). */
+  chunks: number;
+  terms: string;
+  offsets: Uint8Array;
+  postings: Uint8Array;
+}
+
+// The tokenizer's word chunks never span whitespace, so tokenize(text) is the concatenation of
+// tokenize(piece) over the whitespace-separated pieces: memoising pieces gives the same terms ~8×
+// faster (pieces repeat a lot). Bounded.
+const PIECES = new Map<string, readonly string[]>();
+const PIECES_MAX = 200_000;
+
+/** Exactly `tokenize(text)`, memoised per whitespace-separated piece. */
+export function pieceTerms(text: string, out: string[] = []): string[] {
+  for (const piece of text.split(/\s+/)) {
+    if (piece === '') continue;
+    let terms = PIECES.get(piece);
+    if (!terms) {
+      terms = tokenize(piece);
+      if (PIECES.size >= PIECES_MAX) PIECES.clear();
+      PIECES.set(piece, terms);
+    }
+    for (const t of terms) out.push(t);
+  }
+  return out;
+}
+
+/** Term frequencies of one chunk: its section heading plus its text. */
+export function chunkTermFrequencies(chunk: BundleChunk, node: GraphNode): Map<string, number> {
+  const tf = new Map<string, number>();
+  const section = node.sections[chunk.section];
+  if (!section) return tf;
+  const terms = pieceTerms(section.heading);
+  pieceTerms(section.text.slice(chunk.start, chunk.end), terms);
+  for (const t of terms) tf.set(t, (tf.get(t) ?? 0) + 1);
+  return tf;
+}
+
+/** Builds the chunk index; `chunks` in bundle order (chunk index = position). */
+export function buildChunkIndex(chunks: readonly BundleChunk[], nodes: readonly GraphNode[]): SerializedChunkIndex {
+  const lists = new Map<string, number[]>(); // term → flat [chunk, tf, …], chunks ascending
+  chunks.forEach((chunk, at) => {
+    const node = nodes[chunk.node];
+    if (!node) return;
+    for (const [term, tf] of chunkTermFrequencies(chunk, node)) {
+      let list = lists.get(term);
+      if (!list) lists.set(term, (list = []));
+      list.push(at, tf);
+    }
+  });
+  const terms = [...lists.keys()].sort();
+  const bytes: number[] = [];
+  const offsets: number[] = [0];
+  for (const term of terms) {
+    const list = lists.get(term)!;
+    let previous = 0;
+    for (let i = 0; i < list.length; i += 2) {
+      let gap = list[i]! - previous;
+      previous = list[i]!;
+      while (gap >= 0x80) {
+        bytes.push((gap & 0x7f) | 0x80);
+        gap >>>= 7;
+      }
+      bytes.push(gap, Math.min(list[i + 1]!, 255));
+    }
+    offsets.push(bytes.length);
+  }
+  return { format: CHUNK_SEARCH_FORMAT, chunks: chunks.length, terms: terms.join('\n'), offsets: u32ToBytes(offsets), postings: Uint8Array.from(bytes) };
+}
+
+/** A restored chunk index: postings of one term at a time. */
+export interface ChunkIndex {
+  readonly size: number;
+  /** Zeroed per-chunk accumulators for scoring, reused across queries (callers must re-zero what they touch). */
+  readonly scratch: { acc: Float64Array; group: Float64Array };
+  /** Chunks containing `term` (0 when unknown). */
+  docFrequency(term: string): number;
+  /** Calls `visit(chunk, tf)` for every chunk containing `term`, chunks ascending. */
+  forEach(term: string, visit: (chunk: number, tf: number) => void): void;
+}
+
+export function isChunkIndex(data: unknown): data is SerializedChunkIndex {
+  const d = data as Partial<SerializedChunkIndex> | null | undefined;
+  return !!d && d.format === CHUNK_SEARCH_FORMAT && typeof d.terms === 'string' && d.offsets instanceof Uint8Array && d.postings instanceof Uint8Array;
+}
+
+/** Views the serialized arrays and builds the term map (no tokenising); throws on a foreign format. */
+export function restoreChunkIndex(data: unknown, chunkCount: number): ChunkIndex {
+  if (!isChunkIndex(data)) throw new Error(`unsupported chunk index (expected ${CHUNK_SEARCH_FORMAT})`);
+  if (data.chunks !== chunkCount) throw new Error(`chunk index covers ${data.chunks} chunks, the bundle has ${chunkCount}`);
+  const ids = new Map<string, number>();
+  const terms = data.terms === '' ? [] : data.terms.split('\n');
+  for (let i = 0; i < terms.length; i++) ids.set(terms[i]!, i);
+  const offsets = bytesToU32(data.offsets);
+  const postings = data.postings;
+  const df = new Map<number, number>();
+  const count = (t: number) => {
+    let n = df.get(t);
+    if (n === undefined) {
+      n = 0;
+      for (let p = offsets[t]!, end = offsets[t + 1]!; p < end; n++) {
+        while (postings[p]! & 0x80) p++;
+        p += 2;
+      }
+      df.set(t, n);
+    }
+    return n;
+  };
+  let scratch: ChunkIndex['scratch'] | null = null;
+  return {
+    size: data.chunks,
+    get scratch() {
+      return (scratch ??= { acc: new Float64Array(data.chunks), group: new Float64Array(data.chunks) });
+    },
+    docFrequency(term) {
+      const t = ids.get(term);
+      return t === undefined ? 0 : count(t);
+    },
+    forEach(term, visit) {
+      const t = ids.get(term);
+      if (t === undefined) return;
+      let chunk = 0;
+      for (let p = offsets[t]!, end = offsets[t + 1]!; p < end; ) {
+        let gap = 0;
+        let shift = 0;
+        let byte: number;
+        do {
+          byte = postings[p++]!;
+          gap += (byte & 0x7f) * 2 ** shift;
+          shift += 7;
+        } while (byte & 0x80);
+        chunk += gap;
+        visit(chunk, postings[p++]!);
+      }
+    },
+  };
+}
