@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { realpathSync } from 'node:fs';
 import { UsageError, type CliIO, type Command } from './command.js';
 import { buildCommand } from './commands/build.js';
+import { chunksCommand } from './commands/chunks.js';
 import { enrichCommand } from './commands/enrich.js';
 import { hookCommand } from './commands/hook.js';
 import { mcpCommand } from './commands/mcp.js';
@@ -15,7 +16,7 @@ import { QUERY_COMMANDS } from './commands/query-commands.js';
 import { serveCommand } from './commands/serve.js';
 import { siteCommand } from './commands/site.js';
 
-const COMMANDS: readonly Command[] = [buildCommand, mergeCommand, hookCommand, ...QUERY_COMMANDS, serveCommand, siteCommand, mcpCommand, modelCommand, enrichCommand];
+const COMMANDS: readonly Command[] = [buildCommand, mergeCommand, hookCommand, ...QUERY_COMMANDS, chunksCommand, serveCommand, siteCommand, mcpCommand, modelCommand, enrichCommand];
 
 function help(): string {
   const width = Math.max(...COMMANDS.map((command) => command.name.length));

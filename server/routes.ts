@@ -5,6 +5,7 @@
  * are the queries' own (runtime/validate.ts): this file converts, it does not decide.
  */
 import { createError } from '../runtime/errors.js';
+import { chunks } from '../runtime/queries/chunks.js';
 import { context } from '../runtime/queries/context.js';
 import { coverage } from '../runtime/queries/coverage.js';
 import { graph } from '../runtime/queries/graph.js';
@@ -87,6 +88,13 @@ export const ROUTES: readonly Route[] = [
     path: '/v1/retrieve/health',
     source: 'none',
     run: (loaded) => health(loaded!.index),
+  },
+  {
+    // Issue #10 chunk retrieval (docs/chunks.md): lexical scoring here (the server embeds no queries).
+    method: 'POST',
+    path: '/v1/query',
+    source: 'body',
+    run: (loaded, params) => chunks(loaded!.index, params, { now: new Date() }),
   },
   {
     method: 'GET',

@@ -6,14 +6,15 @@
  */
 import { resolve } from 'node:path';
 import type { ParseArgsConfig } from 'node:util';
-import { loadBundle } from '../../library/load-bundle.js';
+import { openKnowledgeBase, type KnowledgeBase } from '../../library/knowledge-base.js';
 import { createError, EXIT, toKddError } from '../../runtime/errors.js';
 import type { KddIndex } from '../../runtime/kdd-index.js';
-import { context, type ContextResult } from '../../runtime/queries/context.js';
+import { type ContextResult } from '../../runtime/queries/context.js';
 import { coverage, type CoverageResult } from '../../runtime/queries/coverage.js';
 import { graph, type GraphResult } from '../../runtime/queries/graph.js';
 import { health, type HealthResult } from '../../runtime/queries/health.js';
 import { impact, type ImpactResult } from '../../runtime/queries/impact.js';
+import { type SearchResult } from '../../runtime/queries/search.js';
 import { violations, type ViolationsResult } from '../../runtime/queries/violations.js';
 import { parseFlags, UsageError, type CliIO, type Command } from '../command.js';
 import { arrowPath, clip, json, pct, section, table, warnings } from '../format.js';
@@ -40,7 +41,9 @@ export interface QueryCommandSpec<R> {
   positionals?: readonly string[];
   /** Flags + positionals → the query's params object (snake_case spec names; validation is the query's). */
   params(values: FlagValues, positionals: Record<string, string | string[]>): Record<string, unknown>;
-  query(index: KddIndex, params: Record<string, unknown>): R;
+  query?(index: KddIndex, params: Record<string, unknown>): R;
+  /** Instead of `query`: through the library facade (text queries embed `query_text` at L2). */
+  run?(kb: KnowledgeBase, params: Record<string, unknown>): Promise<R>;
   text(result: R): string;
 }
 
@@ -56,8 +59,9 @@ export function queryCommand<R>(spec: QueryCommandSpec<R>): Command {
         const { values, positionals } = parseFlags(argv, { ...COMMON, ...spec.options });
         const named = namePositionals(spec.positionals ?? [], positionals);
         const flags = values as FlagValues;
-        const index = await loadBundle(resolve(io.cwd, String(flags.bundle)));
-        const result = spec.query(index, spec.params(flags, named));
+        const kb = await openKnowledgeBase(resolve(io.cwd, String(flags.bundle)));
+        const params = spec.params(flags, named);
+        const result = spec.run ? await spec.run(kb, params).finally(() => kb.close()) : spec.query!(kb.index, params);
         io.stdout(flags.json ? json(result) : spec.text(result));
         return EXIT.OK;
       } catch (error) {
@@ -99,13 +103,14 @@ const BUNDLE_USAGE = '[--bundle DIR=dist] [--json]';
 export const graphCommand = queryCommand<GraphResult>({
   name: 'graph',
   summary: 'Walk the graph around a node (QRY-001)',
-  usage: `kdd graph NODE_ID [--depth 1-5] [--edge-types T,…] [--kinds K,…] [--direction both|out|in] [--ignore-layers] ${BUNDLE_USAGE}`,
+  usage: `kdd graph NODE_ID [--depth 1-5] [--edge-types T,…] [--kinds K,…] [--direction both|out|in] [--ignore-layers] [--no-implicit] ${BUNDLE_USAGE}`,
   options: {
     depth: { type: 'string' },
     'edge-types': { type: 'string' },
     kinds: { type: 'string' },
     direction: { type: 'string' },
     'ignore-layers': { type: 'boolean', default: false },
+    'no-implicit': { type: 'boolean', default: false },
   },
   positionals: ['root_node'],
   params: (values, positionals) =>
@@ -116,6 +121,7 @@ export const graphCommand = queryCommand<GraphResult>({
       include_kinds: flag(values, 'kinds'),
       direction: flag(values, 'direction'),
       respect_layers: !values['ignore-layers'],
+      include_implicit: !values['no-implicit'],
     }),
   query: (index, params) => graph(index, params as never),
   text: (r) =>
@@ -123,7 +129,7 @@ export const graphCommand = queryCommand<GraphResult>({
     section(
       'Related nodes',
       ['DIST', 'NODE', 'KIND', 'VIA'],
-      r.related_nodes.map((n) => [String(n.distance), n.id, n.kind, `${n.reached_via.from_node} -${n.reached_via.edge_type}-> ${n.reached_via.to_node}`]),
+      r.related_nodes.map((n) => [String(n.distance), n.id, n.kind, `${n.reached_via.from_node} -${n.reached_via.edge_type}-> ${n.reached_via.to_node}${n.reached_via.implicit ? ' (implicit)' : ''}`]),
     ) +
     `${r.total_nodes} nodes, ${r.total_edges} edges\n`,
 });
@@ -133,8 +139,8 @@ export const graphCommand = queryCommand<GraphResult>({
 export const impactCommand = queryCommand<ImpactResult>({
   name: 'impact',
   summary: 'What a change to a node affects, and which scenarios to re-run (QRY-004)',
-  usage: `kdd impact NODE_ID [--change-type modify_attribute|add_attribute|remove|rename] [--depth 1-5] [--ignore-layers] ${BUNDLE_USAGE}`,
-  options: { depth: { type: 'string' }, 'change-type': { type: 'string' }, 'ignore-layers': { type: 'boolean', default: false } },
+  usage: `kdd impact NODE_ID [--change-type modify_attribute|add_attribute|remove|rename] [--depth 1-5] [--ignore-layers] [--no-implicit] ${BUNDLE_USAGE}`,
+  options: { depth: { type: 'string' }, 'change-type': { type: 'string' }, 'ignore-layers': { type: 'boolean', default: false }, 'no-implicit': { type: 'boolean', default: false } },
   positionals: ['node_id'],
   params: (values, positionals) =>
     defined({
@@ -142,11 +148,12 @@ export const impactCommand = queryCommand<ImpactResult>({
       depth: flag(values, 'depth'),
       change_type: flag(values, 'change-type'),
       respect_layers: !values['ignore-layers'],
+      include_implicit: !values['no-implicit'],
     }),
   query: (index, params) => impact(index, params as never),
   text: (r) =>
     `Impact of ${r.change_type} on ${r.analyzed_node.id} (depth ${r.depth})\n` +
-    section('Directly affected', ['NODE', 'KIND', 'EDGE', 'IMPACT'], r.directly_affected.map((n) => [n.id, n.kind, n.edge_type, n.impact])) +
+    section('Directly affected', ['NODE', 'KIND', 'EDGE', 'IMPACT'], r.directly_affected.map((n) => [n.id, n.kind, n.implicit ? `${n.edge_type} (implicit)` : n.edge_type, n.impact])) +
     section('Transitively affected', ['NODE', 'KIND', 'PATH'], r.transitively_affected.map((n) => [n.id, n.kind, arrowPath(n.path)])) +
     section('Scenarios to re-run', ['FEATURE', 'SCENARIO', 'REASON'], r.scenarios_to_rerun.map((s) => [s.feature, s.scenario ?? '(all)', s.reason])) +
     (r.layer_violations.length ? section('Layer violations met', ['FROM', 'TO', 'EDGE'], r.layer_violations.map((v) => [v.from_node, v.to_node, v.edge_type])) : '') +
@@ -203,7 +210,7 @@ export const healthCommand = queryCommand<HealthResult>({
 export const contextCommand = queryCommand<ContextResult>({
   name: 'context',
   summary: 'Hybrid retrieval: the specs an agent should read for a task (QRY-003)',
-  usage: `kdd context QUERY TEXT… [--kinds K,…] [--layers L,…] [--depth 1-5] [--limit 1-100] [--min-score 0-1] [--max-tokens N] [--no-expand] [--ignore-layers] ${BUNDLE_USAGE}`,
+  usage: `kdd context QUERY TEXT… [--kinds K,…] [--layers L,…] [--depth 1-5] [--limit 1-100] [--min-score 0-1] [--max-tokens N] [--no-expand] [--ignore-layers] [--no-implicit] ${BUNDLE_USAGE}`,
   options: {
     kinds: { type: 'string' },
     layers: { type: 'string' },
@@ -213,6 +220,7 @@ export const contextCommand = queryCommand<ContextResult>({
     'max-tokens': { type: 'string' },
     'no-expand': { type: 'boolean', default: false },
     'ignore-layers': { type: 'boolean', default: false },
+    'no-implicit': { type: 'boolean', default: false },
   },
   positionals: ['...query_text'],
   params: (values, positionals) =>
@@ -226,8 +234,9 @@ export const contextCommand = queryCommand<ContextResult>({
       max_tokens: flag(values, 'max-tokens'),
       expand_graph: !values['no-expand'],
       respect_layers: !values['ignore-layers'],
+      include_implicit: !values['no-implicit'],
     }),
-  query: (index, params) => context(index, params),
+  run: (kb, params) => kb.context(params),
   text: (r) =>
     table(
       ['#', 'SCORE', 'NODE', 'KIND', 'VIA', 'SNIPPET'],
@@ -237,5 +246,31 @@ export const contextCommand = queryCommand<ContextResult>({
     `${r.total_results} results, ${r.graph_expansion.length} expansion edges, ~${r.total_tokens} tokens (${r.retrieval_strategy})\n`,
 });
 
+// ── search (QRY-002 semantic retrieval; lexical without embeddings) ──────────────────────────
+
+export const searchCommand = queryCommand<SearchResult>({
+  name: 'search',
+  summary: 'Semantic search over chunks at L2, lexical otherwise (QRY-002)',
+  usage: `kdd search QUERY TEXT… [--kinds K,…] [--layers L,…] [--limit 1-100] [--min-score 0-1] ${BUNDLE_USAGE}`,
+  options: { kinds: { type: 'string' }, layers: { type: 'string' }, limit: { type: 'string' }, 'min-score': { type: 'string' } },
+  positionals: ['...query_text'],
+  params: (values, positionals) =>
+    defined({
+      query_text: Array.isArray(positionals.query_text) ? positionals.query_text.join(' ') : undefined,
+      include_kinds: flag(values, 'kinds'),
+      include_layers: flag(values, 'layers'),
+      limit: flag(values, 'limit'),
+      min_score: flag(values, 'min-score'),
+    }),
+  run: (kb, params) => kb.search(params),
+  text: (r) =>
+    table(
+      ['#', 'SCORE', 'NODE', 'KIND', 'SECTION', 'SNIPPET'],
+      r.results.map((hit, i) => [String(i + 1), hit.score.toFixed(2), hit.node_id, hit.document_kind, hit.section_path ?? '-', clip(hit.snippet, 80)]),
+    ) +
+    warnings(r.warnings) +
+    `${r.total_results} results (${r.retrieval_strategy}${r.embedding_model ? `, ${r.embedding_model}` : ''})\n`,
+});
+
 /** Every query command, in the order `kdd --help` lists them. */
-export const QUERY_COMMANDS: readonly Command[] = [contextCommand, graphCommand, impactCommand, coverageCommand, violationsCommand, healthCommand];
+export const QUERY_COMMANDS: readonly Command[] = [contextCommand, searchCommand, graphCommand, impactCommand, coverageCommand, violationsCommand, healthCommand];

@@ -2,18 +2,24 @@
  * QRY-003 RetrieveHybrid — the main entry point for agents (`POST /v1/retrieve/context`).
  *
  * Lexical (exact ids, BM25F, bilingual vocabulary, kind intent) + graph expansion, fused into one
- * ranking (runtime/search/fuse.ts). At L1 there is no semantic phase: the answer says so with a
- * `NO_EMBEDDINGS` warning and `retrieval_strategy: 'lexical+graph'` (UC-004 FA-1).
+ * ranking (runtime/search/fuse.ts). With L2 vectors and a precomputed `query_vector` (the library
+ * facade embeds the text; the runtime never loads a model) the semantic list joins the fusion and
+ * `retrieval_strategy` is `semantic+lexical+graph`. Otherwise (L1, or no vector: browser, model not
+ * pulled) the answer says so with a `NO_EMBEDDINGS` warning and `retrieval_strategy: 'lexical+graph'`
+ * (UC-004 FA-1).
  *
  * respect_layers (UC-004 FA-3): layer-violating edges are never walked, so no result is reached
  * through one and `graph_expansion` holds none; the violating edges met are listed in
  * `layer_violations`. Nodes that match the query text themselves are kept.
  */
 import { warning, type KddWarning } from '../errors.js';
+import { isAgentEdge } from '../enrichment.js';
+import { implicitMark } from './_graph.js';
 import type { KddIndex } from '../kdd-index.js';
 import { KINDS, LAYERS, type GraphEdge, type GraphNode, type Kind, type Layer, type LayerViolation } from '../model.js';
 import { fuse, type MatchSource } from '../search/fuse.js';
 import { bestSnippet } from '../search/snippet.js';
+import { queryVectorParam } from '../search/semantic.js';
 import { createBudget, estimateJsonTokens, take } from '../tokens.js';
 import { boolParam, intParam, numberParam, requireIndex, stringListParam, stringParam, type RawParams } from '../validate.js';
 
@@ -28,12 +34,16 @@ export interface ContextParams {
   include_layers?: Layer[];
   /** Never walk layer-violating edges (BR-LAYER-001). Default true. */
   respect_layers?: boolean;
+  /** Walk the `IMPLICIT_*` edges an agent proposed (L3 enrichment, #9). Default true. */
+  include_implicit?: boolean;
   /** Minimum fused score, 0–1 (1 = the best result). Default 0.5. */
   min_score?: number;
   /** 1–100. Default 10. */
   limit?: number;
   /** Token budget of the results. Default 8000. */
   max_tokens?: number;
+  /** `query_text` embedded with the bundle's model (`bundle.vectors.model`); adds the semantic list. */
+  query_vector?: Float32Array | number[];
 }
 
 export interface ContextHit {
@@ -58,12 +68,15 @@ export interface ExpansionEdge {
   from_node: string;
   to_node: string;
   edge_type: string;
+  /** True on an agent's implicit relation (absent otherwise). */
+  implicit?: true;
+  confidence?: number;
 }
 
 export interface ContextResult {
   strategy: 'hybrid';
-  /** What actually ran: `lexical+graph` at L1, `lexical` without expansion. */
-  retrieval_strategy: 'lexical+graph' | 'lexical';
+  /** What actually ran: `lexical+graph` at L1, `lexical` without expansion, `semantic+…` with a query vector at L2. */
+  retrieval_strategy: 'semantic+lexical+graph' | 'semantic+lexical' | 'lexical+graph' | 'lexical';
   results: ContextHit[];
   graph_expansion: ExpansionEdge[];
   layer_violations: LayerViolation[];
@@ -84,12 +97,15 @@ export function context(index: KddIndex, params: ContextParams | RawParams): Con
   const kinds = new Set(stringListParam(raw, 'include_kinds', { allowed: KINDS }));
   const layers = new Set(stringListParam(raw, 'include_layers', { allowed: LAYERS }));
   const respectLayers = boolParam(raw, 'respect_layers', { default: CONTEXT_DEFAULTS.respect_layers });
+  const includeImplicit = boolParam(raw, 'include_implicit', { default: true });
   const minScore = numberParam(raw, 'min_score', { min: 0, max: 1, default: CONTEXT_DEFAULTS.min_score, code: 'INVALID_SCORE_RANGE' });
   const limit = intParam(raw, 'limit', { min: 1, max: 100, default: CONTEXT_DEFAULTS.limit });
   const maxTokens = intParam(raw, 'max_tokens', { min: 1, default: CONTEXT_DEFAULTS.max_tokens });
 
+  const queryVector = queryVectorParam(index, raw);
+
   const { bundle } = index;
-  const fused = fuse(index, queryText, { expandGraph: expand, depth, respectLayers });
+  const fused = fuse(index, queryText, { expandGraph: expand, depth, respectLayers, includeImplicit, queryVector });
   const budget = createBudget(maxTokens);
   const results: ContextHit[] = [];
   for (const c of fused.candidates) {
@@ -103,15 +119,15 @@ export function context(index: KddIndex, params: ContextParams | RawParams): Con
 
   const returned = new Set(results.map((r) => r.node_id));
   const warnings: KddWarning[] = [];
-  if (bundle.manifest.index_level === 'L1' || !bundle.manifest.embedding_model) {
+  if (!fused.semantic) {
     warnings.push(warning('NO_EMBEDDINGS', { level: bundle.manifest.index_level }));
   }
   if (budget.exceeded) warnings.push(warning('TOKEN_LIMIT_EXCEEDED', { max_tokens: maxTokens }));
   return {
     strategy: 'hybrid',
-    retrieval_strategy: expand ? 'lexical+graph' : 'lexical',
+    retrieval_strategy: `${fused.semantic ? 'semantic+' : ''}${expand ? 'lexical+graph' : 'lexical'}` as ContextResult['retrieval_strategy'],
     results,
-    graph_expansion: expand ? subgraph(index, returned, respectLayers) : [],
+    graph_expansion: expand ? subgraph(index, returned, respectLayers, includeImplicit) : [],
     layer_violations: violations(index, fused.expansion?.skipped, returned, respectLayers),
     total_results: results.length,
     total_nodes: results.length,
@@ -146,8 +162,8 @@ function fitHit(hit: ContextHit, budget: ReturnType<typeof createBudget>): boole
   return take(budget, hit.tokens);
 }
 
-/** Edges whose two ends are both returned, one per node pair (typed edges preferred over WIKI_LINK). */
-function subgraph(index: KddIndex, returned: ReadonlySet<string>, respectLayers: boolean): ExpansionEdge[] {
+/** Edges whose two ends are both returned, one per node pair (typed over WIKI_LINK, authored over agent edges). */
+function subgraph(index: KddIndex, returned: ReadonlySet<string>, respectLayers: boolean, includeImplicit: boolean): ExpansionEdge[] {
   const { bundle } = index;
   const byPair = new Map<string, GraphEdge>();
   for (const id of [...returned].sort()) {
@@ -155,12 +171,15 @@ function subgraph(index: KddIndex, returned: ReadonlySet<string>, respectLayers:
     for (const e of bundle.outgoing[at] ?? []) {
       const edge = bundle.edges[e]!;
       if (!returned.has(edge.to_node) || edge.from_node === edge.to_node || (respectLayers && edge.layer_violation)) continue;
+      const agent = isAgentEdge(edge);
+      if (agent && !includeImplicit) continue;
       const key = `${edge.from_node}\u0000${edge.to_node}`;
       const old = byPair.get(key);
-      if (!old || (old.edge_type === 'WIKI_LINK' && edge.edge_type !== 'WIKI_LINK')) byPair.set(key, edge);
+      const oldAgent = old !== undefined && isAgentEdge(old);
+      if (!old || (oldAgent && !agent) || (!agent && old.edge_type === 'WIKI_LINK' && edge.edge_type !== 'WIKI_LINK')) byPair.set(key, edge);
     }
   }
-  return [...byPair.values()].map((e) => ({ from_node: e.from_node, to_node: e.to_node, edge_type: e.edge_type }));
+  return [...byPair.values()].map((e) => ({ from_node: e.from_node, to_node: e.to_node, edge_type: e.edge_type, ...implicitMark(e) }));
 }
 
 /** Layer-violating edges that touch a returned node: skipped ones when respecting layers, else walked ones. */

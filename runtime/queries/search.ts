@@ -1,16 +1,22 @@
 /**
  * QRY-002 RetrieveSemantic (`POST /v1/retrieve/search`).
  *
- * Semantic search needs embeddings (L2). Bundles carry none yet, so the query answers from the
- * lexical ranking (exact ids, BM25F, bilingual vocabulary; no graph expansion) and says so:
- * `retrieval_strategy: 'lexical'`, `embedding_model: null` and a `NO_EMBEDDINGS` warning, instead of
- * failing, so agents always get an answer offline (BR-INDEX-001: L1 always works).
+ * Semantic search needs embeddings (L2) AND a query vector: the runtime never loads a model, so the
+ * caller passes `query_vector` (the library facade, library/knowledge-base.ts, embeds `query_text`
+ * with the bundle's model). Then results are nodes ranked by the cosine of their best chunk
+ * (`retrieval_strategy: 'semantic'`, score = that cosine, the chunk as snippet and raw_text).
+ *
+ * Without vectors in the bundle, or without a query vector (browser, model not pulled), the query
+ * answers from the lexical ranking (exact ids, BM25F, bilingual vocabulary; no graph expansion) and
+ * says so: `retrieval_strategy: 'lexical'`, `embedding_model: null` and a `NO_EMBEDDINGS` warning,
+ * instead of failing, so agents always get an answer offline (BR-INDEX-001: L1 always works).
  */
 import { warning, type KddWarning } from '../errors.js';
 import type { KddIndex } from '../kdd-index.js';
 import { KINDS, LAYERS, type Kind, type Layer } from '../model.js';
 import { fuse } from '../search/fuse.js';
-import { bestSnippet } from '../search/snippet.js';
+import { queryVectorParam, topNodes } from '../search/semantic.js';
+import { bestSnippet, SNIPPET_CHARS } from '../search/snippet.js';
 import { intParam, numberParam, requireIndex, stringListParam, stringParam, type RawParams } from '../validate.js';
 
 export interface SearchParams {
@@ -22,6 +28,8 @@ export interface SearchParams {
   min_score?: number;
   /** 1–100. Default 10. */
   limit?: number;
+  /** `query_text` embedded with the bundle's model (`bundle.vectors.model`); enables semantic ranking. */
+  query_vector?: Float32Array | number[];
 }
 
 export interface SearchHit {
@@ -40,7 +48,7 @@ export interface SearchResult {
   results: SearchHit[];
   total_results: number;
   embedding_model: string | null;
-  /** `lexical` until bundles carry embeddings. */
+  /** `semantic` when the bundle has vectors and a query vector was given, else `lexical`. */
   retrieval_strategy: 'lexical' | 'semantic';
   warnings: KddWarning[];
 }
@@ -56,7 +64,32 @@ export function search(index: KddIndex, params: SearchParams | RawParams): Searc
   const minScore = numberParam(raw, 'min_score', { min: 0, max: 1, default: SEARCH_DEFAULTS.min_score, code: 'INVALID_SCORE_RANGE' });
   const limit = intParam(raw, 'limit', { min: 1, max: 100, default: SEARCH_DEFAULTS.limit });
 
+  const vector = queryVectorParam(index, raw);
   const { bundle } = index;
+  if (vector && bundle.vectors) {
+    const keep = (n: number) => {
+      const node = bundle.nodes[n]!;
+      return (kinds.size === 0 || kinds.has(node.kind)) && (layers.size === 0 || layers.has(node.layer));
+    };
+    const results: SearchHit[] = [];
+    for (const hit of topNodes(index, vector, limit, keep)) {
+      const score = Math.round(Math.max(0, hit.cosine) * 1e4) / 1e4;
+      if (score < minScore) break;
+      const node = bundle.nodes[hit.node]!;
+      const chunk = bundle.chunks[hit.chunk]!;
+      const text = node.sections[chunk.section]!.text.slice(chunk.start, chunk.end);
+      results.push({
+        document_id: node.doc_id,
+        document_kind: node.kind,
+        node_id: node.id,
+        section_path: chunk.id.slice(node.id.length + 1, chunk.id.lastIndexOf(':')) || null,
+        score,
+        snippet: clipText(text),
+        raw_text: text,
+      });
+    }
+    return { results, total_results: results.length, embedding_model: bundle.vectors.model, retrieval_strategy: 'semantic', warnings: [] };
+  }
   const fused = fuse(index, queryText, { expandGraph: false, depth: 1, respectLayers: true });
   const results: SearchHit[] = [];
   for (const c of fused.candidates) {
@@ -82,6 +115,11 @@ export function search(index: KddIndex, params: SearchParams | RawParams): Searc
     retrieval_strategy: 'lexical',
     warnings: [warning('NO_EMBEDDINGS', { level: bundle.manifest.index_level })],
   };
+}
+
+function clipText(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length <= SNIPPET_CHARS ? line : `${line.slice(0, SNIPPET_CHARS).trimEnd()}…`;
 }
 
 function sectionPath(name: string): string {

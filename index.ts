@@ -1,0 +1,28 @@
+/**
+ * Package root (`import { openKnowledgeBase } from 'kdd-index'`): re-exports only.
+ * Node-side: the compiler entry points and the library facade. The isomorphic runtime (pure,
+ * synchronous queries over a loaded index) is re-exported for types and browser-safe loaders.
+ */
+export { build, compile, packCompiled, packIndexDir } from './compiler/build.js';
+export type { BuildOptions, BuildReport, CompileOptions, CompileResult } from './compiler/build.js';
+export { buildIndex } from './compiler/incremental.js';
+export type { IndexBuildOptions, IndexBuildReport } from './compiler/incremental.js';
+export type { Embedder } from './compiler/embed/embedder.js';
+export { openKnowledgeBase } from './library/knowledge-base.js';
+export type { ChunksCallOptions, KnowledgeBase, KnowledgeBaseOptions, KnowledgeBaseStats } from './library/knowledge-base.js';
+export { loadBundle } from './library/load-bundle.js';
+export { fetchIndex, loadIndex } from './runtime/load.js';
+export type { KddIndex } from './runtime/kdd-index.js';
+export type { Bundle, BundleChunk, BundleVectors } from './runtime/bundle-format.js';
+export type * from './runtime/model.js';
+export { ERROR_CODES, ERRORS, EXIT, KddError, createError, isKddError, toKddError } from './runtime/errors.js';
+export type { ErrorCode, KddWarning } from './runtime/errors.js';
+export type { ChunksEnv, ChunksParams, ChunksResult, RetrievedChunk } from './runtime/queries/chunks.js';
+export type { ContextHit, ContextParams, ContextResult } from './runtime/queries/context.js';
+export type { CoverageParams, CoverageResult } from './runtime/queries/coverage.js';
+export type { GraphParams, GraphResult } from './runtime/queries/graph.js';
+export type { HealthResult } from './runtime/queries/health.js';
+export type { HintsParams, HintsResult } from './runtime/queries/hints.js';
+export type { ImpactParams, ImpactResult } from './runtime/queries/impact.js';
+export type { SearchHit, SearchParams, SearchResult } from './runtime/queries/search.js';
+export type { ViolationsParams, ViolationsResult } from './runtime/queries/violations.js';
