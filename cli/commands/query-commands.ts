@@ -13,6 +13,7 @@ import { type ContextResult } from '../../runtime/queries/context.js';
 import { coverage, type CoverageResult } from '../../runtime/queries/coverage.js';
 import { graph, type GraphResult } from '../../runtime/queries/graph.js';
 import { health, type HealthResult } from '../../runtime/queries/health.js';
+import { hints, type HintsResult } from '../../runtime/queries/hints.js';
 import { impact, type ImpactResult } from '../../runtime/queries/impact.js';
 import { type SearchResult } from '../../runtime/queries/search.js';
 import { violations, type ViolationsResult } from '../../runtime/queries/violations.js';
@@ -205,6 +206,24 @@ export const healthCommand = queryCommand<HealthResult>({
     `${r.total_nodes} nodes, ${r.total_edges} edges\n`,
 });
 
+// ── hints (QRY-007 context amplifier) ──────────────────────────────────────────────────────────
+
+export const hintsCommand = queryCommand<HintsResult>({
+  name: 'hints',
+  summary: 'Context from hints (ids, file names, keywords): constraints before behaviour (QRY-007)',
+  usage: `kdd hints HINT… [--depth 1-3] [--max-tokens N] ${BUNDLE_USAGE}`,
+  options: { depth: { type: 'string' }, 'max-tokens': { type: 'string' } },
+  positionals: ['...hints'],
+  params: (values, positionals) => defined({ hints: positionals.hints ?? [], depth: flag(values, 'depth'), max_tokens: flag(values, 'max-tokens') }),
+  query: (index, params) => hints(index, params as never),
+  text: (r) =>
+    section('Resolved hints', ['HINT', 'NODE', 'BY'], r.resolved_entities.map((h) => [h.matched_from, h.node_id, h.match_method])) +
+    section('Constraints', ['NODE', 'KIND', 'VIA', 'TOKENS'], r.constraints.map((c) => [c.node_id, c.kind, clip(c.reached_via, 60), String(c.tokens)])) +
+    section('Behaviour', ['NODE', 'KIND', 'VIA', 'TOKENS'], r.behavior.map((c) => [c.node_id, c.kind, clip(c.reached_via, 60), String(c.tokens)])) +
+    warnings(r.warnings) +
+    `${r.total_items} items, ${r.total_tokens} tokens\n`,
+});
+
 // ── context (QRY-003 hybrid retrieval) ──────────────────────────────────────────────────────
 
 export const contextCommand = queryCommand<ContextResult>({
@@ -273,4 +292,4 @@ export const searchCommand = queryCommand<SearchResult>({
 });
 
 /** Every query command, in the order `kdd --help` lists them. */
-export const QUERY_COMMANDS: readonly Command[] = [contextCommand, searchCommand, graphCommand, impactCommand, coverageCommand, violationsCommand, healthCommand];
+export const QUERY_COMMANDS: readonly Command[] = [contextCommand, searchCommand, hintsCommand, graphCommand, impactCommand, coverageCommand, violationsCommand, healthCommand];

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CliIO } from '../../cli/command.js';
-import { contextCommand, coverageCommand, graphCommand, healthCommand, impactCommand, QUERY_COMMANDS, violationsCommand } from '../../cli/commands/query-commands.js';
+import { contextCommand, coverageCommand, graphCommand, healthCommand, hintsCommand, impactCommand, QUERY_COMMANDS, violationsCommand } from '../../cli/commands/query-commands.js';
 import { table } from '../../cli/format.js';
 import type { Command } from '../../cli/command.js';
 import { makeBundle } from '../helpers/make-index.js';
@@ -35,6 +35,17 @@ describe('query commands', () => {
   it('export name, summary and usage for kdd --help', () => {
     expect(QUERY_COMMANDS.map((c) => c.name)).toEqual(expect.arrayContaining(['context', 'graph', 'impact', 'coverage', 'violations', 'health']));
     for (const command of QUERY_COMMANDS) expect(command.usage).toMatch(new RegExp(`^kdd ${command.name}`));
+  });
+
+  it('kdd hints resolves each hint and puts rules before behaviour', async () => {
+    const { code, stdout } = await run(hintsCommand, ['KDDDocument', 'UC-001', '--bundle', dist, '--json']);
+    expect(code).toBe(0);
+    const result = JSON.parse(stdout);
+    expect(result.resolved_entities.map((h: { node_id: string }) => h.node_id)).toEqual(expect.arrayContaining(['Entity:KDDDocument', 'UC:UC-001']));
+    expect(result.constraints.map((c: { node_id: string }) => c.node_id)).toContain('BR:BR-DOCUMENT-001');
+    const empty = await run(hintsCommand, ['--bundle', dist]);
+    expect(empty.code).not.toBe(0);
+    expect(empty.stderr).toMatch(/hint/i);
   });
 
   it('kdd impact --json prints the spec answer', async () => {
