@@ -1,0 +1,20 @@
+/**
+ * `kdd-index/runtime`: the isomorphic part (Node and browsers, no `node:` imports). Load a bundle's
+ * bytes, then call the pure, synchronous queries on the index. Re-exports only.
+ */
+export { decodeBundle, BUNDLE_FORMAT_VERSION, POINTER_FILE } from './bundle-format.js';
+export type { Bundle, BundleChunk, BundlePointer, BundleVectors } from './bundle-format.js';
+export { fetchIndex, loadIndex } from './load.js';
+export type { KddIndex } from './kdd-index.js';
+export type * from './model.js';
+export { ERROR_CODES, ERRORS, EXIT, KddError, createError, isKddError, toKddError } from './errors.js';
+export type { ErrorCode, KddWarning } from './errors.js';
+export { chunks } from './queries/chunks.js';
+export { context } from './queries/context.js';
+export { coverage } from './queries/coverage.js';
+export { graph } from './queries/graph.js';
+export { health } from './queries/health.js';
+export { hints } from './queries/hints.js';
+export { impact } from './queries/impact.js';
+export { search } from './queries/search.js';
+export { violations } from './queries/violations.js';
