@@ -8,6 +8,8 @@ import { resolve } from 'node:path';
 import { semanticStage, type SemanticOptions } from './embed/semantic.js';
 import { packBundle, type PackedBundle } from './emit/pack.js';
 import { readIndexDir } from './emit/read-index-dir.js';
+import { readEnrichments } from './enrich/artifact.js';
+import { applyEnrichments } from './enrich/edges.js';
 import { linkRecords } from './graph/link.js';
 import { buildIndex, compileIncremental, type IndexBuildReport } from './incremental.js';
 import type { BuildOptions, CompileOptions, CompileResult } from './pipeline.js';
@@ -36,7 +38,7 @@ export function packCompiled(result: CompileResult): PackedBundle {
 export async function packIndexDir(indexDir: string, options: SemanticOptions = {}): Promise<PackedBundle> {
   const dir = resolve(indexDir);
   const { manifest, records } = await readIndexDir(dir);
-  const graph = linkRecords(records);
+  const { graph } = applyEnrichments(linkRecords(records), await readEnrichments(dir));
   const level = manifest.index_level === 'L1' ? 'L1' : options.level ?? 'L2';
   const embedder = options.embedder ?? manifest.embedding_model?.replace(/@[^@]*$/, '') ?? undefined;
   const semantic = await semanticStage(graph, manifest, dir, { ...options, level, embedder }, false);

@@ -9,7 +9,10 @@ import { promisify } from 'node:util';
 const run = promisify(execFile);
 
 export interface GitFacts {
-  /** HEAD commit hash, or null outside a repository / before the first commit. */
+  /**
+   * Newest commit that touched the specs root (not HEAD: a commit outside the specs leaves the
+   * manifest untouched, UC-002), or null outside a repository / before the specs' first commit.
+   */
   commit: string | null;
   /** Path relative to the specs root → ISO commit time of the newest commit touching it. */
   commitTimes: ReadonlyMap<string, string>;
@@ -31,12 +34,17 @@ export async function readGitFacts(specsRoot: string): Promise<GitFacts> {
   const head = await git(specsRoot, ['rev-parse', 'HEAD']);
   if (head === null) return NO_GIT;
   // --relative makes paths relative to the specs root even when it is a sub-folder of the repo.
-  const log = await git(specsRoot, ['log', '--format=@%cI', '--name-only', '--relative', '--no-renames', '--', '.']);
+  // The same pass gives the newest commit touching the specs (its first `@` line).
+  const log = await git(specsRoot, ['log', '--format=@%H %cI', '--name-only', '--relative', '--no-renames', '--', '.']);
   const commitTimes = new Map<string, string>();
+  let commit: string | null = null;
   let current = '';
   for (const line of (log ?? '').split('\n')) {
-    if (line.startsWith('@')) current = new Date(line.slice(1)).toISOString();
-    else if (line && !commitTimes.has(line)) commitTimes.set(line, current);
+    if (line.startsWith('@')) {
+      const [hash, time] = line.slice(1).split(' ');
+      commit ??= hash!;
+      current = new Date(time!).toISOString();
+    } else if (line && !commitTimes.has(line)) commitTimes.set(line, current);
   }
-  return { commit: head.trim(), commitTimes };
+  return { commit, commitTimes };
 }

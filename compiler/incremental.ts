@@ -12,19 +12,23 @@ import { promisify } from 'node:util';
 import { BUNDLE_FORMAT_VERSION } from '../runtime/bundle-format.js';
 import type { IndexManifest } from '../runtime/model.js';
 import { INDEX_FORMAT_VERSION, indexedEvents, makeManifest, report, sortWarnings, type BuildOptions, type BuildReport, type CompileResult, type SkippedFile } from './pipeline.js';
+import { chunkNode } from './embed/chunk.js';
 import { semanticStage, type SemanticResult } from './embed/semantic.js';
 import type { BuildWarning } from './diagnostics.js';
-import { writeIfChanged } from './emit/atomic.js';
+import { forEachLimited, writeManyIfChanged } from './emit/atomic.js';
 import { canonical, stableJson } from './emit/canonical.js';
 import { readPointer, writeDist, type BundlePointer } from './emit/dist.js';
-import { edgesJsonl, nodeFilePath, writeIndexDir, type IndexDirWrite } from './emit/index-dir.js';
+import { edgesJsonl, nodeFilePath, nodeFileText, writeIndexDir, type IndexDirWrite } from './emit/index-dir.js';
 import { packBundle } from './emit/pack.js';
-import { readIndex, writeTombstones, sortTombstones, type IndexContent, type Tombstone } from './emit/tombstones.js';
+import { readRecordCache, recordCachePath, writeRecordCache } from './emit/record-cache.js';
+import { readIndex, readTombstones, writeTombstones, sortTombstones, type IndexContent, type Tombstone } from './emit/tombstones.js';
 import { now, type DomainEvent } from './events.js';
 import { readGitFacts } from './git.js';
 import { compare, linkRecords, type Graph } from './graph/link.js';
 import { extractDocument, type DocumentRecord } from './kinds/extract.js';
-import { DEFAULT_MAX_FILE_BYTES, readSpecs } from './read.js';
+import { readEnrichments } from './enrich/artifact.js';
+import { applyEnrichments, enrichManifest } from './enrich/edges.js';
+import { DEFAULT_MAX_FILE_BYTES, readSource, scanSpecs, type ScannedFile, type ScanResult, type SourceStamp } from './read.js';
 
 const run = promisify(execFile);
 
@@ -34,6 +38,11 @@ export type BuildMode = 'auto' | 'incremental' | 'full';
 export interface IndexBuildOptions extends BuildOptions {
   /** Default `auto`. `incremental` behaves like `auto` (UC-002 FA-1: no index ⇒ full build). */
   mode?: BuildMode;
+  /**
+   * Record cache file (compiler/emit/record-cache.ts), or false to neither read nor write one.
+   * Default: `recordCachePath(indexDir)`, in the index's git-ignored `.cache/` folder.
+   */
+  recordCache?: string | false;
 }
 
 /** What changed since the previous index (paths relative to the specs root, node ids for tombstones). */
@@ -67,12 +76,16 @@ export interface IncrementalCompileResult extends CompileResult {
   tombstones: Tombstone[];
   /** Records that differ from what `.kdd-index/` holds (re-extracted, or `indexed_at` moved). */
   touched: ReadonlySet<DocumentRecord>;
+  /** Trusted stamps of the spec files as this run saw them (for the record cache). */
+  stamps: ReadonlyMap<string, SourceStamp>;
 }
 
 interface Previous {
   content: IndexContent | null;
   /** Null when the previous records can be reused. */
   fullReason: string | null;
+  /** Stamps of the specs the previous index was built from, when the record cache was fresh. */
+  stamps: ReadonlyMap<string, SourceStamp> | null;
 }
 
 /** The `kdd build` entry: picks incremental or full, writes `.kdd-index/` and `dist/`, reports. */
@@ -80,9 +93,10 @@ export async function buildIndex(options: IndexBuildOptions): Promise<IndexBuild
   const started = performance.now();
   const indexDir = resolve(options.indexDir ?? '.kdd-index');
   const outDir = resolve(options.outDir ?? 'dist');
-  const previous = await loadPrevious(indexDir, options.mode ?? 'auto');
+  const cacheFile = options.recordCache ?? recordCachePath(indexDir);
+  const previous = await loadPrevious(indexDir, options.mode ?? 'auto', cacheFile);
   const reuse = previous.fullReason === null;
-  const compiled = await compileIncremental(options, previous.content, reuse, indexDir);
+  const compiled = await compileIncremental(options, previous.content, reuse, indexDir, previous.stamps ?? undefined);
   const semantic = await semanticStage(compiled.graph, compiled.manifest, indexDir, options, true);
   const result = withSemantic(compiled, semantic);
   const written = reuse ? await writeTouched(indexDir, result, previous.content!) : await writeIndexDir(indexDir, result.manifest, result.records, result.graph);
@@ -90,6 +104,7 @@ export async function buildIndex(options: IndexBuildOptions): Promise<IndexBuild
   // Unchanged artifacts ⇒ unchanged records and manifest ⇒ the same bundle: skip the costly pack.
   const kept = reuse && written.written.length === 0 && written.removed.length === 0 ? await currentPointer(outDir) : null;
   const pointer = kept ?? (await writeDist(outDir, packBundle({ ...result.graph, manifest: result.manifest, vectors: semantic.vectors }), result.manifest));
+  if (cacheFile && (kept === null || !sameStamps(previous.stamps, result.stamps))) await writeCache(cacheFile, result);
   return {
     ...report(result, pointer, written, performance.now() - started),
     mode: reuse ? 'incremental' : 'full',
@@ -111,30 +126,55 @@ function withSemantic(result: IncrementalCompileResult, semantic: SemanticResult
   return { ...result, manifest: semantic.manifest, events, warnings: sortWarnings([...result.warnings, ...semantic.warnings]) };
 }
 
-async function loadPrevious(indexDir: string, mode: BuildMode): Promise<Previous> {
-  const manifest = await readFile(join(indexDir, 'manifest.json'), 'utf8').then(
-    (text) => JSON.parse(text) as IndexManifest,
-    () => null,
-  );
-  if (!manifest) return { content: null, fullReason: 'no previous index' };
+async function loadPrevious(indexDir: string, mode: BuildMode, cacheFile: string | false): Promise<Previous> {
+  const text = await readFile(join(indexDir, 'manifest.json'), 'utf8').catch(() => null);
+  const manifest = text === null ? null : (JSON.parse(text) as IndexManifest);
+  if (!manifest) return { content: null, fullReason: 'no previous index', stamps: null };
   if (manifest.version !== INDEX_FORMAT_VERSION) {
-    return { content: null, fullReason: `index format ${manifest.version} differs from ${INDEX_FORMAT_VERSION}` };
+    return { content: null, fullReason: `index format ${manifest.version} differs from ${INDEX_FORMAT_VERSION}`, stamps: null };
   }
+  const fullReason = mode === 'full' ? 'full build requested' : null;
   // Even a forced full build reads the previous index: deletions still need tombstones and events.
-  const content = await readIndex(indexDir);
-  return { content, fullReason: mode === 'full' ? 'full build requested' : null };
+  const cached = cacheFile ? await readRecordCache(cacheFile, text!) : null;
+  if (cached) return { content: { manifest, records: cached.records, tombstones: await readTombstones(indexDir) }, fullReason, stamps: cached.stamps };
+  return { content: await readIndex(indexDir), fullReason, stamps: null };
+}
+
+/** The record cache for the index just written: its node files' records and the specs' stamps. */
+async function writeCache(file: string, result: IncrementalCompileResult): Promise<void> {
+  const winners = new Map(result.graph.nodes.map((node) => [node.id, node]));
+  const records = result.records.filter((record) => winners.get(record.node.id) === record.node);
+  // A cache is an optimisation: failing to write one must not fail the build.
+  await writeRecordCache(file, stableJson(result.manifest), records, result.stamps).catch(() => undefined);
+}
+
+function sameStamps(a: ReadonlyMap<string, SourceStamp> | null, b: ReadonlyMap<string, SourceStamp>): boolean {
+  if (!a || a.size !== b.size) return false;
+  for (const [path, x] of b) {
+    const y = a.get(path);
+    if (!y || y.size !== x.size || y.mtimeMs !== x.mtimeMs || y.ctimeMs !== x.ctimeMs || y.hash !== x.hash) return false;
+  }
+  return true;
 }
 
 /**
  * The compile stage of an incremental build, in memory. `reuse` false re-extracts everything but
  * still diffs against `previous` (Stale/Deleted events, tombstones).
  */
-export async function compileIncremental(options: BuildOptions, previous: IndexContent | null, reuse: boolean, indexDir?: string): Promise<IncrementalCompileResult> {
+export async function compileIncremental(
+  options: BuildOptions,
+  previous: IndexContent | null,
+  reuse: boolean,
+  indexDir?: string,
+  stamps?: ReadonlyMap<string, SourceStamp>,
+): Promise<IncrementalCompileResult> {
   const root = resolve(options.specsDir);
-  const [read, git, deletedAt] = await Promise.all([readSpecs(root, options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES), readGitFacts(root), headCommitTime(root)]);
+  const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  const prior = new Map((previous?.records ?? []).map((record) => [record.node.source_file, record]));
+  const [scan, git, deletedAt] = await Promise.all([scanSpecs(root, maxBytes, reuse ? stamps : undefined), readGitFacts(root), headCommitTime(root)]);
+  const read = await withTexts(root, maxBytes, scan, (file) => reuse && prior.get(file.path)?.node.source_hash === file.hash);
   const warnings: BuildWarning[] = [...read.warnings];
   const skipped: SkippedFile[] = read.warnings.map((w) => ({ file: w.file, reason: w.code }));
-  const prior = new Map((previous?.records ?? []).map((record) => [record.node.source_file, record]));
   const records: DocumentRecord[] = [];
   const extracted: DocumentRecord[] = [];
   const touched = new Set<DocumentRecord>();
@@ -151,7 +191,8 @@ export async function compileIncremental(options: BuildOptions, previous: IndexC
       records.push(record);
     } else {
       const started = performance.now();
-      const outcome = extractDocument(file, { indexedAt });
+      // withTexts read every file that reaches this branch.
+      const outcome = extractDocument({ path: file.path, text: file.text ?? '', hash: file.hash }, { indexedAt });
       warnings.push(...outcome.warnings);
       if (outcome.status === 'skipped') skipped.push({ file: file.path, reason: outcome.reason });
       else {
@@ -169,13 +210,15 @@ export async function compileIncremental(options: BuildOptions, previous: IndexC
     }
     options.onProgress?.(index + 1, read.files.length);
   });
-  const graph = linkRecords(records);
-  warnings.push(...graph.warnings);
-  const manifest = makeManifest(graph, records, git, options.indexedBy ?? null);
+  // L3 (#9): agent edges and summaries from `.kdd-index/enrichments/`, current ones only.
+  const enriched = applyEnrichments(linkRecords(records), indexDir ? await readEnrichments(indexDir) : undefined);
+  const graph = enriched.graph;
+  warnings.push(...graph.warnings, ...enriched.warnings);
+  const manifest = enrichManifest(makeManifest(graph, records, git, options.indexedBy ?? null), enriched.applied);
   const diff = diffSources(previous, read.files, prior);
   const tombstoned = tombstones(previous, graph, deletedAt);
   const docIds = new Map((previous?.records ?? []).map((record) => [record.node.id, record.node.doc_id]));
-  events.unshift(...diff.events, ...(await deletedEvents(tombstoned.added, docIds, indexDir)));
+  events.unshift(...diff.events, ...(await deletedEvents(tombstoned.added, docIds, indexDir, previous)));
   events.push(...indexedEvents(graph, extracted, durations, manifest));
   return {
     manifest,
@@ -188,7 +231,30 @@ export async function compileIncremental(options: BuildOptions, previous: IndexC
     changes: { ...diff.changes, reindexed, tombstoned: tombstoned.added.map((t) => t.node_id), revived: tombstoned.revived },
     tombstones: tombstoned.all,
     touched,
+    stamps: new Map(read.files.flatMap((file) => (file.stamp ? [[file.path, file.stamp] as const] : []))),
   };
+}
+
+/**
+ * Reads the bytes of scanned files whose stamp matched (text null) but that need extracting after
+ * all (`reusable` false: no previous record with that hash, e.g. a duplicate id's losing file).
+ */
+async function withTexts(root: string, maxBytes: number, scan: ScanResult, reusable: (file: ScannedFile) => boolean): Promise<ScanResult> {
+  const missing = scan.files.filter((file) => file.text === null && !reusable(file));
+  if (missing.length === 0) return scan;
+  const loaded = new Map<string, ScannedFile | BuildWarning>();
+  await forEachLimited(missing, async (file) => {
+    const source = await readSource(root, file.path, maxBytes);
+    loaded.set(file.path, 'hash' in source ? { ...source, stamp: source.hash === file.hash ? file.stamp : null } : source);
+  });
+  const files: ScannedFile[] = [];
+  const warnings = [...scan.warnings];
+  for (const file of scan.files) {
+    const replaced = loaded.get(file.path) ?? file;
+    if ('hash' in replaced) files.push(replaced);
+    else warnings.push(replaced);
+  }
+  return { files, warnings };
 }
 
 function diffSources(previous: IndexContent | null, files: readonly { path: string; hash: string }[], prior: ReadonlyMap<string, DocumentRecord>) {
@@ -229,8 +295,15 @@ function tombstones(previous: IndexContent | null, graph: Graph, deletedAt: stri
 }
 
 /** EVT-KDDDocument-Deleted, with the edge count the previous `edges.jsonl` held for each node. */
-async function deletedEvents(deleted: readonly Tombstone[], docIds: ReadonlyMap<string, string>, indexDir: string | undefined): Promise<DomainEvent[]> {
+async function deletedEvents(deleted: readonly Tombstone[], docIds: ReadonlyMap<string, string>, indexDir: string | undefined, previous: IndexContent | null): Promise<DomainEvent[]> {
   if (deleted.length === 0) return [];
+  // The vectors a deleted node had: its embeddable chunks, when the previous index was L2.
+  const gone = new Set(deleted.map((tombstone) => tombstone.node_id));
+  const embeddings = new Map(
+    previous && previous.manifest.index_level !== 'L1'
+      ? previous.records.filter((record) => gone.has(record.node.id)).map((record) => [record.node.id, chunkNode(record.node).length] as const)
+      : [],
+  );
   const counts = new Map(deleted.map((tombstone) => [tombstone.node_id, 0]));
   const text = indexDir ? await readFile(join(indexDir, 'edges', 'edges.jsonl'), 'utf8').catch(() => '') : '';
   for (const line of text.split('\n')) {
@@ -245,7 +318,7 @@ async function deletedEvents(deleted: readonly Tombstone[], docIds: ReadonlyMap<
       source_path: tombstone.source_file,
       node_id: tombstone.node_id,
       edge_count: counts.get(tombstone.node_id) ?? 0,
-      embedding_count: 0,
+      embedding_count: embeddings.get(tombstone.node_id) ?? 0,
       deleted_at: now(),
     },
   }));
@@ -267,18 +340,11 @@ async function writeTouched(dir: string, result: IncrementalCompileResult, previ
     ['edges/dangling.jsonl', result.graph.dangling.map((link) => `${JSON.stringify(canonical(link))}\n`).join('')],
   ]);
   for (const [path, record] of current) {
-    if (result.touched.has(record) || !before.has(path)) files.set(path, stableJson({ ...record.node, links: record.links }));
+    if (result.touched.has(record) || !before.has(path)) files.set(path, nodeFileText(record));
   }
-  const written: string[] = [];
-  for (const [path, text] of [...files.entries()].sort(([a], [b]) => compare(a, b))) {
-    if (await writeIfChanged(join(dir, path), text)) written.push(path);
-  }
-  const removed: string[] = [];
-  for (const path of [...before].sort(compare)) {
-    if (current.has(path)) continue;
-    await rm(join(dir, path), { force: true });
-    removed.push(path);
-  }
+  const written = await writeManyIfChanged(dir, [...files.entries()].sort(([a], [b]) => compare(a, b)));
+  const removed = [...before].filter((path) => !current.has(path)).sort(compare);
+  await forEachLimited(removed, (path) => rm(join(dir, path), { force: true }));
   return { written, removed };
 }
 

@@ -51,11 +51,15 @@ export interface NodeVersion {
   indexed_at: string | null;
 }
 
+/** Why the winner of a conflict won (BR-MERGE-001 rule 3), against the runner-up. */
+export type ConflictReason = 'later indexed_at' | 'tie: greater source_hash' | 'tie: greater source_file';
+
 export interface MergeConflict {
   node_id: string;
   winner: NodeVersion;
   /** The losing versions (distinct hashes), newest first. */
   others: NodeVersion[];
+  reason: ConflictReason;
 }
 
 export interface MergeDeletion {
@@ -76,7 +80,11 @@ export interface MergeReport {
   edges: number;
   dangling_links: number;
   layer_violations: number;
+  /** `conflicts.length`: node ids whose inputs held different versions (CMD-004). */
+  conflicts_resolved: number;
   conflicts: MergeConflict[];
+  /** `deleted.length`: nodes some input still had that a tombstone removed (CMD-004). */
+  tombstones_applied: number;
   /** Nodes removed by a tombstone while another input still had them. */
   deleted: MergeDeletion[];
   warnings: string[];
@@ -149,7 +157,9 @@ export function mergeIndexes(inputs: readonly MergeSource[], options: MergeOptio
       edges: graph.edges.length,
       dangling_links: graph.dangling.length,
       layer_violations: graph.layer_violations.length,
+      conflicts_resolved: conflicts.length,
       conflicts,
+      tombstones_applied: deleted.length,
       deleted,
       warnings: [...warnings, ...graph.warnings.map((warning) => `${warning.code}: ${warning.message}`)],
       events: [requested, completed],
@@ -192,6 +202,11 @@ const versionOf = (candidate: Candidate): NodeVersion => ({
   source_hash: candidate.record.node.source_hash,
   indexed_at: candidate.record.node.indexed_at,
 });
+
+function conflictReason(winner: GraphNode, runnerUp: NodeVersion): ConflictReason {
+  if ((winner.indexed_at ?? '') !== (runnerUp.indexed_at ?? '')) return 'later indexed_at';
+  return winner.source_hash !== runnerUp.source_hash ? 'tie: greater source_hash' : 'tie: greater source_file';
+}
 
 /** Last-write-wins order: newer `indexed_at` (null is oldest), then higher hash, then higher path. */
 function newer(a: GraphNode, b: GraphNode): number {
@@ -244,7 +259,7 @@ function pickWinners(inputs: readonly MergeSource[], tombstones: ReadonlyMap<str
       seen.add(candidate.record.node.source_hash);
       others.push(versionOf(candidate));
     }
-    if (others.length > 0) conflicts.push({ node_id: id, winner: versionOf(winner), others });
+    if (others.length > 0) conflicts.push({ node_id: id, winner: versionOf(winner), others, reason: conflictReason(winner.record.node, others[0]!) });
   }
   return { winners, conflicts, deleted, warnings };
 }

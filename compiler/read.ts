@@ -62,14 +62,77 @@ function decodeText(bytes: Buffer): string | null {
 }
 
 export async function readSource(root: string, path: string, maxBytes = DEFAULT_MAX_FILE_BYTES): Promise<SourceFile | BuildWarning> {
+  const result = await scanSource(root, path, maxBytes, undefined, 0);
+  return 'hash' in result ? { path: result.path, text: result.text!, hash: result.hash } : result;
+}
+
+/** What a previous scan saw of a file: enough to trust its hash without reading it again. */
+export interface SourceStamp {
+  size: number;
+  mtimeMs: number;
+  ctimeMs: number;
+  hash: string;
+}
+
+/** A spec file of a scan: `text` is null when its stamp matched and its bytes were not read. */
+export interface ScannedFile {
+  path: string;
+  text: string | null;
+  hash: string;
+  /** Null when the file changed too recently for its stamp to be trusted next time (racy). */
+  stamp: SourceStamp | null;
+}
+
+export interface ScanResult {
+  files: ScannedFile[];
+  warnings: BuildWarning[];
+}
+
+/**
+ * A file modified this close to the scan may change again within the file system's timestamp
+ * granularity without its size or times moving (git's "racily clean" entries): its stamp is not
+ * kept, so the next scan reads and hashes it.
+ */
+const RACY_MS = 2_000;
+
+/**
+ * {@link readSpecs} for incremental builds: a file whose size, mtime and ctime equal its stamp in
+ * `known` keeps the stamp's hash and is not read (`text` null). The content hash stays the truth:
+ * any doubt (no stamp, a time or size moved, a recent change) reads and hashes the bytes.
+ */
+export async function scanSpecs(root: string, maxBytes = DEFAULT_MAX_FILE_BYTES, known: ReadonlyMap<string, SourceStamp> = new Map()): Promise<ScanResult> {
+  const paths = await listSpecPaths(root);
+  const trustBefore = Date.now() - RACY_MS;
+  const results = new Array<ScannedFile | BuildWarning>(paths.length);
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < paths.length; i = next++) results[i] = await scanSource(root, paths[i]!, maxBytes, known.get(paths[i]!), trustBefore);
+  };
+  await Promise.all(Array.from({ length: Math.min(READ_BATCH, paths.length) }, worker));
+  const files: ScannedFile[] = [];
+  const warnings: BuildWarning[] = [];
+  for (const result of results) {
+    if ('hash' in result) files.push(result);
+    else warnings.push(result);
+  }
+  return { files, warnings };
+}
+
+async function scanSource(root: string, path: string, maxBytes: number, known: SourceStamp | undefined, trustBefore: number): Promise<ScannedFile | BuildWarning> {
   const full = join(root, path);
   try {
     const info = await stat(full);
     if (info.size > maxBytes) return warning('FILE_TOO_LARGE', { file: path, size: info.size, limit: maxBytes });
+    const stamp = (hash: string): SourceStamp | null =>
+      Math.max(info.mtimeMs, info.ctimeMs) < trustBefore ? { size: info.size, mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs, hash } : null;
+    if (known && known.size === info.size && known.mtimeMs === info.mtimeMs && known.ctimeMs === info.ctimeMs) {
+      return { path, text: null, hash: known.hash, stamp: stamp(known.hash) };
+    }
     const bytes = await readFile(full);
     const text = decodeText(bytes);
     if (text === null) return warning('BINARY_FILE', { file: path });
-    return { path, text, hash: hashBytes(bytes) };
+    const hash = hashBytes(bytes);
+    return { path, text, hash, stamp: stamp(hash) };
   } catch (error) {
     return warning('UNREADABLE_FILE', { file: path, detail: (error as NodeJS.ErrnoException).code ?? String(error) });
   }

@@ -8,7 +8,7 @@ export const buildCommand: Command = {
   name: 'build',
   summary: 'Index a specs tree into .kdd-index/ and a content-hashed bundle in dist/',
   usage:
-    'kdd build [SPECS_DIR=specs] [--out dist] [--index-dir .kdd-index] [--incremental|--full] [--level auto|L1|L2] [--embedder MODEL] [--dtype q8] [--models-dir DIR] [--site] [--json] [--strict] [--indexed-by NAME]',
+    'kdd build [SPECS_DIR=specs] [--out dist] [--index-dir .kdd-index] [--incremental|--full] [--level auto|L1|L2] [--embedder MODEL] [--dtype q8] [--models-dir DIR] [--site] [--json] [--strict] [--fail-on-violations] [--indexed-by NAME]',
   async run(argv, io) {
     const { values, positionals } = parseFlags(argv, {
       out: { type: 'string', default: 'dist' },
@@ -17,6 +17,8 @@ export const buildCommand: Command = {
       'max-file-bytes': { type: 'string' },
       json: { type: 'boolean', default: false },
       strict: { type: 'boolean', default: false },
+      // CI gate (CMD-001): layer violations are reported, never rejected, unless this is given.
+      'fail-on-violations': { type: 'boolean', default: false },
       // Incremental is the default whenever a compatible .kdd-index/ exists (UC-002); --full forces a rebuild.
       incremental: { type: 'boolean', default: false },
       full: { type: 'boolean', default: false },
@@ -49,7 +51,8 @@ export const buildCommand: Command = {
     const site = values.site ? await writeSite(resolve(io.cwd, values.out)) : null;
     if (values.json) io.stdout(`${JSON.stringify(site ? { ...report, site } : report, null, 2)}\n`);
     else io.stdout(summary(report) + (site ? `  site: ${site.app_files.length} app files, search sub-bundle ${site.search?.total_bytes ?? 0} bytes\n` : ''));
-    return values.strict && report.warnings.length > 0 ? 1 : 0;
+    if (values.strict && report.warnings.length > 0) return 1;
+    return values['fail-on-violations'] && report.layer_violations > 0 ? 1 : 0;
   },
 };
 

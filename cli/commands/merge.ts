@@ -7,7 +7,7 @@ export const mergeCommand: Command = {
   name: 'merge',
   summary: 'Merge several indexes (.kdd-index/ folders, bundles or git refs) into one bundle (BR-MERGE-001)',
   usage:
-    'kdd merge INDEX_OR_BUNDLE… | --from-git REF… [--repo .] [--index-path .kdd-index] -o OUT [--index-dir OUT_INDEX] [--strategy last_write_wins|fail_on_conflict] [--json]',
+    'kdd merge INDEX_OR_BUNDLE… | --from-git REF… [--repo .] [--index-path .kdd-index] -o OUT [--index-dir OUT_INDEX] [--strategy last_write_wins|fail_on_conflict] [--models-dir DIR] [--json]',
   async run(argv, io) {
     const { values, positionals } = parseFlags(argv, {
       out: { type: 'string', short: 'o' },
@@ -17,6 +17,8 @@ export const mergeCommand: Command = {
       repo: { type: 'string', default: '.' },
       'index-path': { type: 'string', default: '.kdd-index' },
       'requested-by': { type: 'string' },
+      // L2 inputs: only needed when a winner's chunk is in no input's vector cache.
+      'models-dir': { type: 'string' },
       json: { type: 'boolean', default: false },
     });
     if (!values.out) throw new UsageError('-o/--out OUT is required');
@@ -32,6 +34,7 @@ export const mergeCommand: Command = {
       indexDir: values['index-dir'] ? resolve(io.cwd, values['index-dir']) : undefined,
       strategy: values.strategy as ConflictStrategy,
       requestedBy: values['requested-by'] ?? null,
+      modelsDir: values['models-dir'] ? resolve(io.cwd, values['models-dir']) : undefined,
     });
     io.stdout(values.json ? `${JSON.stringify(report, null, 2)}\n` : summary(report));
     return 0;
@@ -42,10 +45,10 @@ function summary(report: MergeWriteReport): string {
   const lines = [
     `kdd merge: ${report.sources.length} indexes → ${report.nodes} nodes, ${report.edges} edges in ${report.duration_ms} ms`,
     ...report.sources.map((source) => `  ${source.source}  ${source.nodes} nodes, ${source.tombstones} tombstones  (${source.manifest_id})`),
-    `  conflicts resolved: ${report.conflicts.length}   deleted (delete-wins): ${report.deleted.length}   dangling links: ${report.dangling_links}   layer violations: ${report.layer_violations}`,
+    `  conflicts resolved: ${report.conflicts_resolved}   tombstones applied (delete-wins): ${report.tombstones_applied}   dangling links: ${report.dangling_links}   layer violations: ${report.layer_violations}`,
   ];
   for (const conflict of report.conflicts) {
-    lines.push(`    ${conflict.node_id}: ${conflict.winner.source} (${conflict.winner.source_hash.slice(0, 12)}, ${conflict.winner.indexed_at ?? 'no commit time'}) wins over ${conflict.others.map((other) => other.source).join(', ')}`);
+    lines.push(`    ${conflict.node_id}: ${conflict.winner.source} (${conflict.winner.source_hash.slice(0, 12)}, ${conflict.winner.indexed_at ?? 'no commit time'}) wins over ${conflict.others.map((other) => other.source).join(', ')} (${conflict.reason})`);
   }
   for (const warning of report.warnings) lines.push(`  warning: ${warning}`);
   lines.push(`  bundle: ${report.bundle.bundle} (${report.bundle.bytes} bytes)${report.index_dir ? `   .kdd-index: ${report.index_dir.written} written, ${report.index_dir.removed} removed` : ''}`);

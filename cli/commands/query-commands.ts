@@ -17,6 +17,7 @@ import { hints, type HintsResult } from '../../runtime/queries/hints.js';
 import { impact, type ImpactResult } from '../../runtime/queries/impact.js';
 import { type SearchResult } from '../../runtime/queries/search.js';
 import { violations, type ViolationsResult } from '../../runtime/queries/violations.js';
+import { resolveNodeRef } from '../../runtime/queries/_resolve.js';
 import { parseFlags, UsageError, type CliIO, type Command } from '../command.js';
 import { arrowPath, clip, json, pct, section, table, warnings } from '../format.js';
 
@@ -88,7 +89,7 @@ function namePositionals(names: readonly string[], positionals: readonly string[
 function report(spec: QueryCommandSpec<unknown>, error: unknown, wantsJson: boolean, io: CliIO): number {
   const kdd =
     error instanceof UsageError ? createError('INVALID_PARAMS', { field: 'arguments', reason: error.message }) : toKddError(error);
-  io.stderr(`kdd ${spec.name}: ${kdd.message}\n`);
+  io.stderr(`kdd ${spec.name}: ${kdd.code}: ${kdd.message}\n`);
   if (error instanceof UsageError) io.stderr(`Usage: ${spec.usage}\n`);
   if (wantsJson) io.stdout(json(kdd.toJSON()));
   return kdd.exitCode;
@@ -98,6 +99,12 @@ function report(spec: QueryCommandSpec<unknown>, error: unknown, wantsJson: bool
 const flag = (values: FlagValues, name: string) => values[name];
 const defined = (entries: Record<string, unknown>) => Object.fromEntries(Object.entries(entries).filter(([, v]) => v !== undefined));
 const BUNDLE_USAGE = '[--bundle DIR=dist] [--json]';
+
+/** People type `UC-005` or `Pedido`; the queries take `UC:UC-005`, `Entity:Pedido`. */
+function resolved(index: KddIndex, params: Record<string, unknown>, field: string): Record<string, unknown> {
+  const ref = params[field];
+  return typeof ref === 'string' ? { ...params, [field]: resolveNodeRef(index, ref) } : params;
+}
 
 // ── graph ───────────────────────────────────────────────────────────────────────────────────
 
@@ -124,7 +131,7 @@ export const graphCommand = queryCommand<GraphResult>({
       respect_layers: !values['ignore-layers'],
       include_implicit: !values['no-implicit'],
     }),
-  query: (index, params) => graph(index, params as never),
+  query: (index, params) => graph(index, resolved(index, params, 'root_node') as never),
   text: (r) =>
     `${r.center_node.id} (${r.center_node.kind}, ${r.center_node.layer}) ${r.center_node.title}\n` +
     section(
@@ -151,7 +158,7 @@ export const impactCommand = queryCommand<ImpactResult>({
       respect_layers: !values['ignore-layers'],
       include_implicit: !values['no-implicit'],
     }),
-  query: (index, params) => impact(index, params as never),
+  query: (index, params) => impact(index, resolved(index, params, 'node_id') as never),
   text: (r) =>
     `Impact of ${r.change_type} on ${r.analyzed_node.id} (depth ${r.depth})\n` +
     section('Directly affected', ['NODE', 'KIND', 'EDGE', 'IMPACT'], r.directly_affected.map((n) => [n.id, n.kind, n.implicit ? `${n.edge_type} (implicit)` : n.edge_type, n.impact])) +
@@ -169,7 +176,7 @@ export const coverageCommand = queryCommand<CoverageResult>({
   usage: `kdd coverage NODE_ID ${BUNDLE_USAGE}`,
   positionals: ['node_id'],
   params: (_values, positionals) => defined({ node_id: positionals.node_id }),
-  query: (index, params) => coverage(index, params as never),
+  query: (index, params) => coverage(index, resolved(index, params, 'node_id') as never),
   text: (r) =>
     `Coverage of ${r.analyzed_node.id} (${r.analyzed_node.kind})\n` +
     table(['CATEGORY', 'STATUS', 'EDGE', 'FOUND'], r.required.map((item) => [item.category, item.status, item.edge_type, item.found.join(', ') || '-'])) +

@@ -3,13 +3,13 @@
  * Small, sorted, one record per file, so git diffs and merges stay readable. Each node file also
  * carries the document's raw links, which makes `.kdd-index/` alone enough to rebuild the graph.
  */
-import { readdir, rm } from 'node:fs/promises';
+import { access, readdir, rm } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import type { GraphEdge, IndexManifest } from '../../runtime/model.js';
 import type { DocumentRecord } from '../kinds/extract.js';
 import type { Graph } from '../graph/link.js';
 import { canonical, stableJson } from './canonical.js';
-import { writeIfChanged } from './atomic.js';
+import { forEachLimited, writeManyIfChanged } from './atomic.js';
 
 export interface IndexDirWrite {
   written: string[];
@@ -24,6 +24,24 @@ export function nodeFilePath(record: DocumentRecord): string {
   return `nodes/${node.kind}/${domain}${safe(node.doc_id)}.json`;
 }
 
+/**
+ * Node-file text of each record already known (read back from `.kdd-index/` or the record cache,
+ * or written once): the same record object always has the same text, so it is stringified once.
+ */
+const nodeTexts = new WeakMap<DocumentRecord, string>();
+
+/** The node file's content for `record` (`stableJson` of the node plus its raw links). */
+export function nodeFileText(record: DocumentRecord): string {
+  let text = nodeTexts.get(record);
+  if (text === undefined) nodeTexts.set(record, (text = stableJson({ ...record.node, links: record.links })));
+  return text;
+}
+
+/** Records the text a record was parsed from (it is what `nodeFileText` would produce). */
+export function rememberNodeFileText(record: DocumentRecord, text: string): void {
+  nodeTexts.set(record, text);
+}
+
 export function edgesJsonl(edges: readonly GraphEdge[]): string {
   return edges.map((edge) => JSON.stringify(canonical(edge))).join('\n') + (edges.length ? '\n' : '');
 }
@@ -35,23 +53,26 @@ export async function writeIndexDir(dir: string, manifest: IndexManifest, record
   for (const record of records) {
     // A duplicate id's losing record was reported by the link stage; only the winner is written.
     if (winners.get(record.node.id) === record.node) {
-      files.set(nodeFilePath(record), stableJson({ ...record.node, links: record.links }));
+      files.set(nodeFilePath(record), nodeFileText(record));
     }
   }
   files.set('edges/edges.jsonl', edgesJsonl(graph.edges));
   files.set('edges/dangling.jsonl', graph.dangling.map((link) => JSON.stringify(canonical(link))).join('\n') + (graph.dangling.length ? '\n' : ''));
 
-  const written: string[] = [];
-  for (const [path, text] of [...files.entries()].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    if (await writeIfChanged(join(dir, path), text)) written.push(path);
-  }
+  // A folder that does not exist yet holds nothing to compare against or to remove.
+  const fresh = await access(dir).then(
+    () => false,
+    () => true,
+  );
+  const written = await writeManyIfChanged(dir, [...files.entries()].sort(([a], [b]) => (a < b ? -1 : 1)), { fresh });
   const removed: string[] = [];
-  for (const path of await listFiles(join(dir, 'nodes'))) {
-    const rel = relative(dir, path).split(sep).join('/');
-    if (!files.has(rel)) {
-      await rm(path);
-      removed.push(rel);
+  if (!fresh) {
+    for (const path of await listFiles(join(dir, 'nodes'))) {
+      const rel = relative(dir, path).split(sep).join('/');
+      if (!files.has(rel)) removed.push(rel);
     }
+    removed.sort((a, b) => (a < b ? -1 : 1));
+    await forEachLimited(removed, (rel) => rm(join(dir, rel)));
   }
   return { written, removed };
 }

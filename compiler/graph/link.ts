@@ -35,10 +35,13 @@ export function linkRecords(records: readonly DocumentRecord[]): Graph {
   const kept = [...byId.values()].sort((a, b) => compare(a.node.id, b.node.id));
   const nodes = kept.map((record) => record.node);
   const resolver = new LinkResolver(nodes);
-  const edges = new Map<string, GraphEdge>();
+  const edges: GraphEdge[] = [];
   const dangling = new Map<string, DanglingLink>();
 
+  // Nodes are visited in id order and every edge leaves the node being visited, so sorting each
+  // node's own edges by (to_node, edge_type) yields the global (from, to, type) order directly.
   for (const { node, links } of kept) {
+    const own: GraphEdge[] = [];
     for (const link of links) {
       if (!link.target) continue; // [[#Section]]: a reference inside the same document
       const resolution = resolver.resolve(link.target, node.domain, link.domain);
@@ -51,77 +54,110 @@ export function linkRecords(records: readonly DocumentRecord[]): Graph {
       }
       const target = byId.get(resolution.node)!.node;
       if (target.id === node.id) continue;
-      for (const edge of edgesForLink(node, target, link)) {
-        const key = `${edge.from_node}\u0000${edge.to_node}\u0000${edge.edge_type}`;
-        // Same edge found twice (an attribute type and a relations row): keep the one that says more.
-        const existing = edges.get(key);
-        if (!existing || Object.keys(edge.metadata).length > Object.keys(existing.metadata).length) edges.set(key, edge);
-      }
+      addEdgesForLink(own, node, target, link);
     }
+    edges.push(...withLayerDependencies(dedupe(own), byId));
   }
-  addLayerDependencies(edges, byId);
-  const sortedEdges = [...edges.values()].sort(compareEdges);
   return {
     nodes,
-    edges: sortedEdges,
+    edges,
     dangling: [...dangling.values()].sort((a, b) => compare(a.from_node, b.from_node) || compare(a.target, b.target)),
-    layer_violations: layerViolations(sortedEdges, byId),
+    layer_violations: layerViolations(edges, byId),
     warnings,
   };
 }
 
-function edgesForLink(from: GraphNode, to: GraphNode, link: RawLink): GraphEdge[] {
-  const metadata: Record<string, string> = {};
-  if (link.section) metadata.section = link.section;
-  if (link.alias) metadata.display_alias = link.alias;
-  if (link.anchor) metadata.anchor = link.anchor;
-  const make = (edge_type: string, extraction_method: GraphEdge['extraction_method'], extra: Record<string, string> = {}, bidirectional = false): GraphEdge => ({
+/** Edges of one link, appended to `out` in the order the rules produce them. */
+function addEdgesForLink(out: GraphEdge[], from: GraphNode, to: GraphNode, link: RawLink): void {
+  const layerViolation = isLayerViolation(from.layer, to.layer);
+  const make = (edge_type: string, extraction_method: GraphEdge['extraction_method'], extra: Extra | null, bidirectional = false): GraphEdge => ({
     from_node: from.id,
     to_node: to.id,
     edge_type,
     source_file: from.source_file,
     extraction_method,
-    metadata: sortKeys({ ...metadata, ...extra }),
-    layer_violation: isLayerViolation(from.layer, to.layer),
+    metadata: linkMetadata(link, extra),
+    layer_violation: layerViolation,
     bidirectional,
   });
-  const edges: GraphEdge[] = [];
+  const first = out.length;
   const spec = kindSpec(from.kind);
   for (const rule of spec?.edges ?? []) {
     if (rule.in && !(link.field && rule.in.includes(link.field))) continue;
     if (rule.to && !rule.to.includes(to.kind)) continue;
-    const extra: Record<string, string> = rule.type === 'DOMAIN_RELATION' && link.cardinality ? { cardinality: link.cardinality } : {};
-    edges.push(make(rule.type, rule.in ? 'section_content' : 'wiki_link', extra));
+    const extra: Extra | null = rule.type === 'DOMAIN_RELATION' && link.cardinality ? { cardinality: link.cardinality } : null;
+    out.push(make(rule.type, rule.in ? 'section_content' : 'wiki_link', extra));
   }
   if (link.relation) {
-    edges.push(make(link.relation, 'section_content', link.cardinality ? { cardinality: link.cardinality } : {}));
+    out.push(make(link.relation, 'section_content', link.cardinality ? { cardinality: link.cardinality } : null));
   }
-  if (link.domain) edges.push(make('CROSS_DOMAIN_REF', 'wiki_link', { domain: link.domain }));
-  else if (link.origin === 'wiki' || edges.length === 0) edges.push(make('WIKI_LINK', 'wiki_link', {}, true));
-  return edges;
+  if (link.domain) out.push(make('CROSS_DOMAIN_REF', 'wiki_link', { domain: link.domain }));
+  else if (link.origin === 'wiki' || out.length === first) out.push(make('WIKI_LINK', 'wiki_link', null, true));
 }
 
-/** One implicit edge per connected node pair that crosses layers downwards (04→03→02→01). */
-function addLayerDependencies(edges: Map<string, GraphEdge>, byId: ReadonlyMap<string, DocumentRecord>): void {
-  const pairs = new Set<string>();
-  for (const edge of [...edges.values()]) {
-    const pair = `${edge.from_node}\u0000${edge.to_node}`;
-    if (pairs.has(pair)) continue;
-    pairs.add(pair);
-    const from = byId.get(edge.from_node)!.node;
-    const to = byId.get(edge.to_node)!.node;
-    if (!isLayerDependency(from.layer, to.layer)) continue;
-    edges.set(`${pair}\u0000LAYER_DEPENDENCY`, {
-      from_node: from.id,
-      to_node: to.id,
-      edge_type: 'LAYER_DEPENDENCY',
-      source_file: from.source_file,
-      extraction_method: 'implicit',
-      metadata: { from_layer: from.layer, to_layer: to.layer },
-      layer_violation: false,
-      bidirectional: false,
-    });
+type Extra = { cardinality: string } | { domain: string };
+
+/** The edge metadata with its keys already in sorted order (anchor, cardinality, display_alias, domain, section). */
+function linkMetadata(link: RawLink, extra: Extra | null): Record<string, string> {
+  const metadata: Record<string, string> = {};
+  if (link.anchor) metadata.anchor = link.anchor;
+  if (extra && 'cardinality' in extra) metadata.cardinality = extra.cardinality;
+  if (link.alias) metadata.display_alias = link.alias;
+  if (extra && 'domain' in extra) metadata.domain = extra.domain;
+  if (link.section) metadata.section = link.section;
+  return metadata;
+}
+
+/**
+ * One node's edges sorted by (to_node, edge_type), one per key. The same edge found twice (an
+ * attribute type and a relations row): keep the one that says more, the first on a tie.
+ */
+function dedupe(own: GraphEdge[]): GraphEdge[] {
+  if (own.length < 2) return own;
+  const sorted = own.map((edge, i) => [edge, i] as const).sort(([a, i], [b, j]) => compare(a.to_node, b.to_node) || compare(a.edge_type, b.edge_type) || i - j);
+  const out: GraphEdge[] = [];
+  for (const [edge] of sorted) {
+    const last = out[out.length - 1];
+    if (!last || last.to_node !== edge.to_node || last.edge_type !== edge.edge_type) out.push(edge);
+    else if (metadataSize(edge) > metadataSize(last)) out[out.length - 1] = edge;
   }
+  return out;
+}
+
+const metadataSize = (edge: GraphEdge) => Object.keys(edge.metadata).length;
+
+/**
+ * Adds one implicit edge per connected pair that crosses layers downwards (04→03→02→01), replacing
+ * any edge of that key, and keeps the (to_node, edge_type) order of a deduplicated edge list.
+ */
+function withLayerDependencies(own: GraphEdge[], byId: ReadonlyMap<string, DocumentRecord>): GraphEdge[] {
+  if (own.length === 0) return own;
+  const from = byId.get(own[0]!.from_node)!.node;
+  const out: GraphEdge[] = [];
+  for (let start = 0; start < own.length; ) {
+    let end = start;
+    while (end < own.length && own[end]!.to_node === own[start]!.to_node) end++;
+    const to = byId.get(own[start]!.to_node)!.node;
+    if (!isLayerDependency(from.layer, to.layer)) out.push(...own.slice(start, end));
+    else {
+      const implicit: GraphEdge = {
+        from_node: from.id,
+        to_node: to.id,
+        edge_type: 'LAYER_DEPENDENCY',
+        source_file: from.source_file,
+        extraction_method: 'implicit',
+        metadata: { from_layer: from.layer, to_layer: to.layer },
+        layer_violation: false,
+        bidirectional: false,
+      };
+      const group = own.slice(start, end).filter((edge) => edge.edge_type !== 'LAYER_DEPENDENCY');
+      const at = group.findIndex((edge) => compare(edge.edge_type, 'LAYER_DEPENDENCY') > 0);
+      group.splice(at < 0 ? group.length : at, 0, implicit);
+      out.push(...group);
+    }
+    start = end;
+  }
+  return out;
 }
 
 function addDangling(dangling: Map<string, DanglingLink>, node: GraphNode, link: RawLink): void {
@@ -150,8 +186,4 @@ export function compare(a: string, b: string): number {
 
 export function compareEdges(a: GraphEdge, b: GraphEdge): number {
   return compare(a.from_node, b.from_node) || compare(a.to_node, b.to_node) || compare(a.edge_type, b.edge_type);
-}
-
-function sortKeys(record: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(record).sort(([a], [b]) => compare(a, b)));
 }

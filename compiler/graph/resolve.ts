@@ -17,9 +17,20 @@ export interface Resolution {
   others: string[];
 }
 
+const FALLBACK_SCOPES = ['core', '_shared', ANY_DOMAIN] as const;
+
+/** The ids a key matched in the first tier (TIERS order) that has it: the only tier lookups read. */
+interface Entry {
+  tier: number;
+  ids: string[];
+}
+
 export class LinkResolver {
-  /** scope → tier → lower-cased key → node ids (sorted on first use). */
-  private readonly tables = new Map<string, Map<Tier, Map<string, string[]>>>();
+  /** scope → lower-cased key → ids of the best tier holding that key (sorted). */
+  private readonly tables = new Map<string, Map<string, Entry>>();
+
+  /** scope → lower-cased doc id → node ids, for the id-pattern fallback. */
+  private readonly docIds = new Map<string, Map<string, string[]>>();
 
   constructor(nodes: readonly GraphNode[]) {
     for (const node of nodes) {
@@ -32,44 +43,55 @@ export class LinkResolver {
         for (const alias of node.aliases) this.add(scope, 'alias', alias, node.id);
       }
     }
-    for (const tiers of this.tables.values()) for (const keys of tiers.values()) for (const ids of keys.values()) ids.sort();
+    for (const keys of this.tables.values()) for (const entry of keys.values()) entry.ids.sort();
+    for (const keys of this.docIds.values()) for (const ids of keys.values()) ids.sort();
   }
 
   private add(scope: string, tier: Tier, key: string, id: string): void {
-    let tiers = this.tables.get(scope);
-    if (!tiers) this.tables.set(scope, (tiers = new Map()));
-    let keys = tiers.get(tier);
-    if (!keys) tiers.set(tier, (keys = new Map()));
+    const rank = TIERS.indexOf(tier);
     const lower = key.toLowerCase();
-    const ids = keys.get(lower);
-    if (!ids) keys.set(lower, [id]);
-    else if (!ids.includes(id)) ids.push(id);
+    let keys = this.tables.get(scope);
+    if (!keys) this.tables.set(scope, (keys = new Map()));
+    const entry = keys.get(lower);
+    if (!entry || entry.tier > rank) keys.set(lower, { tier: rank, ids: [id] });
+    else if (entry.tier === rank && !entry.ids.includes(id)) entry.ids.push(id);
+    if (tier === 'doc_id') {
+      let docs = this.docIds.get(scope);
+      if (!docs) this.docIds.set(scope, (docs = new Map()));
+      const ids = docs.get(lower);
+      if (!ids) docs.set(lower, [id]);
+      else if (!ids.includes(id)) ids.push(id);
+    }
   }
 
   /** Resolves `target` as written in a document of `fromDomain`; `explicitDomain` from `[[d::X]]`. */
   resolve(target: string, fromDomain: string | null, explicitDomain: string | null): Resolution | null {
-    const scopes = explicitDomain ? [explicitDomain] : [...new Set([fromDomain ?? ANY_DOMAIN, 'core', '_shared', ANY_DOMAIN])];
-    for (const scope of scopes) {
-      const found = this.lookup(scope, target) ?? this.lookupByIdPattern(scope, target);
-      if (found) return found;
+    const key = target.trim().toLowerCase();
+    if (explicitDomain) return this.lookupIn(explicitDomain, key, target);
+    // Domain-local first, then `core`, `_shared`, anywhere; each scope once.
+    const own = fromDomain ?? ANY_DOMAIN;
+    const found = this.lookupIn(own, key, target);
+    if (found) return found;
+    for (const scope of FALLBACK_SCOPES) {
+      if (scope === own) continue;
+      const next = this.lookupIn(scope, key, target);
+      if (next) return next;
     }
     return null;
   }
 
-  private lookup(scope: string, target: string): Resolution | null {
-    const tiers = this.tables.get(scope);
-    if (!tiers) return null;
-    const key = target.trim().toLowerCase();
-    for (const tier of TIERS) {
-      const ids = tiers.get(tier)?.get(key);
-      if (ids?.length) return pick(ids, target);
-    }
-    return null;
+  private lookupIn(scope: string, key: string, target: string): Resolution | null {
+    return this.lookup(scope, key, target) ?? this.lookupByIdPattern(scope, target);
+  }
+
+  private lookup(scope: string, key: string, target: string): Resolution | null {
+    const entry = this.tables.get(scope)?.get(key);
+    return entry ? pick(entry.ids, target) : null;
   }
 
   /** `[[UC-001-SomeOldName]]` still reaches `UC-001` when the file was renamed. */
   private lookupByIdPattern(scope: string, target: string): Resolution | null {
-    const doc = this.tables.get(scope)?.get('doc_id');
+    const doc = this.docIds.get(scope);
     if (!doc) return null;
     for (const spec of KIND_TABLE) {
       const id = spec.idPattern?.exec(target)?.[0];
@@ -82,6 +104,7 @@ export class LinkResolver {
 
 /** Several nodes share the key: prefer the exact-case match, then the smallest id (deterministic). */
 function pick(ids: readonly string[], target: string): Resolution {
+  if (ids.length === 1) return { node: ids[0]!, others: [] };
   const exact = ids.filter((id) => id === target || id.endsWith(`:${target}`));
   const ordered = [...exact, ...ids.filter((id) => !exact.includes(id))];
   return { node: ordered[0]!, others: ordered.slice(1) };

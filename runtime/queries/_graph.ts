@@ -1,9 +1,26 @@
 /**
  * Graph helpers shared by the queries (internal: not re-exported from the package).
  */
+import type { Bundle } from '../bundle-format.js';
+import { isAgentEdge, isImplicitEdgeType } from '../enrichment.js';
 import { createError } from '../errors.js';
 import type { KddIndex } from '../kdd-index.js';
 import { STRUCTURAL_EDGE_TYPES, type GraphEdge, type GraphNode } from '../model.js';
+
+/**
+ * Memoises a structure derived from the bundle alone, built on first use and kept as long as the
+ * bundle lives (a WeakMap, so a dropped index frees it). `derive` may read the index's other
+ * fields (`nodeIndex`), which are themselves functions of the bundle. Queries stay pure: the bundle
+ * is never written to, and the derived value is a function of it, so first and later calls agree.
+ */
+export function perBundle<T>(derive: (index: KddIndex) => T): (index: KddIndex) => T {
+  const cache = new WeakMap<Bundle, T>();
+  return (index) => {
+    let value = cache.get(index.bundle);
+    if (value === undefined) cache.set(index.bundle, (value = derive(index)));
+    return value;
+  };
+}
 
 /** Position of `id` in `bundle.nodes`, or NODE_NOT_FOUND. */
 export function requireNode(index: KddIndex, id: string): number {
@@ -15,10 +32,12 @@ export function requireNode(index: KddIndex, id: string): number {
 /**
  * How specific an edge type is, lower first: typed structural edges (ENTITY_RULE, EMITS…), then
  * business relations (`pertenece_a`), then the generic WIKI_LINK, then the implicit
- * LAYER_DEPENDENCY the compiler derives from layers alone. When a pair of nodes is joined by both a
- * WIKI_LINK and a typed edge, the typed one is the one worth reporting.
+ * LAYER_DEPENDENCY the compiler derives from layers alone, then the `IMPLICIT_*` edges an agent
+ * proposed (L3, #9). When a pair of nodes is joined by both a WIKI_LINK and a typed edge, the typed
+ * one is the one worth reporting; an agent's guess never explains a path an author stated.
  */
 export function edgeRank(edgeType: string): number {
+  if (isImplicitEdgeType(edgeType)) return 4;
   if (edgeType === 'LAYER_DEPENDENCY') return 3;
   if (edgeType === 'WIKI_LINK') return 2;
   return (STRUCTURAL_EDGE_TYPES as readonly string[]).includes(edgeType) ? 0 : 1;
@@ -52,15 +71,29 @@ export interface EdgeRef {
   from_node: string;
   to_node: string;
   edge_type: string;
+  /** Present (true) only on edges an agent proposed (L3 enrichment, `IMPLICIT_*`); absent otherwise. */
+  implicit?: true;
+  /** The agent's confidence (0–1), on implicit edges only. */
+  confidence?: number;
 }
 
 export function edgeRef(edge: GraphEdge): EdgeRef {
-  return { from_node: edge.from_node, to_node: edge.to_node, edge_type: edge.edge_type };
+  const ref: EdgeRef = { from_node: edge.from_node, to_node: edge.to_node, edge_type: edge.edge_type };
+  return isAgentEdge(edge) ? { ...ref, ...implicitMark(edge) } : ref;
 }
+
+/** `{ implicit: true, confidence }` for an agent edge (spread into answers), `{}` otherwise. */
+export function implicitMark(edge: GraphEdge): { implicit?: true; confidence?: number } {
+  if (!isAgentEdge(edge)) return {};
+  const confidence = Number(edge.metadata.confidence);
+  return Number.isFinite(confidence) ? { implicit: true, confidence } : { implicit: true };
+}
+
+const presentEdgeTypes = perBundle(({ bundle }) => Object.freeze([...new Set(bundle.edges.map((edge) => edge.edge_type))].sort(cmp)));
 
 /** Every edge type present in the bundle, sorted (structural and business). */
 export function edgeTypesIn(index: KddIndex): string[] {
-  return [...new Set(index.bundle.edges.map((edge) => edge.edge_type))].sort(cmp);
+  return [...presentEdgeTypes(index)];
 }
 
 /**
@@ -72,7 +105,7 @@ export function resolveEdgeType(index: KddIndex, name: string): string {
   const upper = name.toUpperCase();
   const structural = (STRUCTURAL_EDGE_TYPES as readonly string[]).find((t) => t === upper);
   if (structural) return structural;
-  const present = edgeTypesIn(index);
+  const present = presentEdgeTypes(index);
   const found = present.find((t) => t === name) ?? present.find((t) => t.toLowerCase() === name.toLowerCase());
   if (found === undefined) throw createError('INVALID_EDGE_TYPE', { edge_type: name });
   return found;
@@ -84,17 +117,7 @@ export function resolveEdgeType(index: KddIndex, name: string): string {
  * name, title or alias, then by the longest doc id the reference starts with.
  */
 export function makeReferenceResolver(index: KddIndex): (reference: string) => number | undefined {
-  const byKey = new Map<string, number>();
-  const docIds: Array<[string, number]> = [];
-  index.bundle.nodes.forEach((node, i) => {
-    const file = node.source_file.slice(node.source_file.lastIndexOf('/') + 1).replace(/\.(md|feature)$/, '');
-    for (const key of [node.id, node.doc_id, file, node.title, ...node.aliases]) {
-      const k = key.toLowerCase();
-      if (!byKey.has(k)) byKey.set(k, i);
-    }
-    docIds.push([node.doc_id.toLowerCase(), i]);
-  });
-  docIds.sort((a, b) => b[0].length - a[0].length || cmp(a[0], b[0]));
+  const { byKey, docIds } = referenceTables(index);
   return (reference) => {
     const key = reference
       .replace(/^\[\[|\]\]$/g, '')
@@ -108,6 +131,22 @@ export function makeReferenceResolver(index: KddIndex): (reference: string) => n
     return docIds.find(([docId]) => key.startsWith(`${docId}-`))?.[1];
   };
 }
+
+/** Lower-cased keys → first node position, and doc ids longest first (built once per bundle). */
+const referenceTables = perBundle(({ bundle }) => {
+  const byKey = new Map<string, number>();
+  const docIds: Array<[string, number]> = [];
+  bundle.nodes.forEach((node, i) => {
+    const file = node.source_file.slice(node.source_file.lastIndexOf('/') + 1).replace(/\.(md|feature)$/, '');
+    for (const key of [node.id, node.doc_id, file, node.title, ...node.aliases]) {
+      const k = key.toLowerCase();
+      if (!byKey.has(k)) byKey.set(k, i);
+    }
+    docIds.push([node.doc_id.toLowerCase(), i]);
+  });
+  docIds.sort((a, b) => b[0].length - a[0].length || cmp(a[0], b[0]));
+  return { byKey: byKey as ReadonlyMap<string, number>, docIds: docIds as readonly (readonly [string, number])[] };
+});
 
 /** Rounds to one decimal, as the spec prints percentages (`75.0`, `0.8`). */
 export function percent(part: number, whole: number): number {

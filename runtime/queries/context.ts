@@ -20,7 +20,7 @@ import { KINDS, LAYERS, type GraphEdge, type GraphNode, type Kind, type Layer, t
 import { fuse, type MatchSource } from '../search/fuse.js';
 import { bestSnippet } from '../search/snippet.js';
 import { queryVectorParam } from '../search/semantic.js';
-import { createBudget, estimateJsonTokens, take } from '../tokens.js';
+import { createBudget, estimateJsonTokens, frozenJsonLength, take, tokensOfLength } from '../tokens.js';
 import { boolParam, intParam, numberParam, requireIndex, stringListParam, stringParam, type RawParams } from '../validate.js';
 
 export interface ContextParams {
@@ -154,12 +154,27 @@ function toHit(node: GraphNode, score: number, source: MatchSource, snippet: { s
 
 /** Counts the entry's tokens; if the full entry does not fit, tries it without `indexed_fields`. */
 function fitHit(hit: ContextHit, budget: ReturnType<typeof createBudget>): boolean {
-  hit.tokens = estimateJsonTokens(hit);
+  hit.tokens = estimateHitTokens(hit);
   if (take(budget, hit.tokens)) return true;
   delete hit.indexed_fields;
   hit.truncated = true;
   hit.tokens = estimateJsonTokens(hit);
   return take(budget, hit.tokens);
+}
+
+/**
+ * `estimateJsonTokens(hit)` without stringifying the node's `indexed_fields` on every answer: the
+ * entry is measured without them (an undefined property is left out of JSON, key order unchanged),
+ * and the fields' own JSON length (memoised per node object, bundle data is never mutated) is added
+ * with its key, colon and comma: `,"indexed_fields":` = 18 characters.
+ */
+function estimateHitTokens(hit: ContextHit): number {
+  const fields = hit.indexed_fields;
+  if (fields === undefined) return estimateJsonTokens(hit);
+  hit.indexed_fields = undefined;
+  const rest = JSON.stringify(hit).length;
+  hit.indexed_fields = fields;
+  return tokensOfLength(rest + 18 + frozenJsonLength(fields));
 }
 
 /** Edges whose two ends are both returned, one per node pair (typed over WIKI_LINK, authored over agent edges). */

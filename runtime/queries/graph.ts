@@ -1,6 +1,7 @@
 /**
  * QRY-001 RetrieveByGraph: the subgraph reachable from a root node within `depth` hops.
  */
+import { isAgentEdge } from '../enrichment.js';
 import type { KddIndex } from '../kdd-index.js';
 import { KINDS, type GraphEdge, type GraphNode, type Kind } from '../model.js';
 import { boolParam, enumParam, intParam, paramsObject, requireIndex, stringListParam, stringParam } from '../validate.js';
@@ -26,6 +27,11 @@ export interface GraphParams {
    * navigable both ways, as GraphEdge defines them.
    */
   direction?: GraphDirection;
+  /**
+   * Follow the `IMPLICIT_*` edges an agent proposed (L3 enrichment, #9). Default true; they are
+   * marked `implicit: true` in `edges` and `reached_via`.
+   */
+  include_implicit?: boolean;
 }
 
 export interface GraphCenterNode extends NodeRef {
@@ -57,6 +63,7 @@ interface ResolvedGraphParams {
   kinds: ReadonlySet<string> | null;
   respectLayers: boolean;
   direction: GraphDirection;
+  includeImplicit: boolean;
 }
 
 export function graph(index: KddIndex, params: GraphParams): GraphResult {
@@ -74,13 +81,7 @@ export function graph(index: KddIndex, params: GraphParams): GraphResult {
   related.sort((a, b) => a.distance - b.distance || cmp(a.id, b.id));
 
   const kept = new Set([p.root, ...related.map((r) => idx.nodeIndex.get(r.id)!)]);
-  const subgraph: EdgeRef[] = [];
-  for (const edge of edges) {
-    if (!followable(edge, p)) continue;
-    const from = idx.nodeIndex.get(edge.from_node);
-    const to = idx.nodeIndex.get(edge.to_node);
-    if (from !== undefined && to !== undefined && kept.has(from) && kept.has(to)) subgraph.push(edgeRef(edge));
-  }
+  const subgraph = subgraphEdges(idx, kept, p).map((e) => edgeRef(edges[e]!));
 
   return {
     center_node: centerOf(nodes[p.root]!),
@@ -89,6 +90,24 @@ export function graph(index: KddIndex, params: GraphParams): GraphResult {
     total_nodes: related.length + 1,
     total_edges: subgraph.length,
   };
+}
+
+/**
+ * Followable edges with both ends kept, in bundle order: the outgoing lists of the kept nodes hold
+ * every such edge exactly once, so the answer costs their degree, not the whole edge list.
+ */
+function subgraphEdges(index: KddIndex, kept: ReadonlySet<number>, p: ResolvedGraphParams): number[] {
+  const { edges, outgoing } = index.bundle;
+  const found: number[] = [];
+  for (const from of kept) {
+    for (const e of outgoing[from] ?? []) {
+      const edge = edges[e]!;
+      if (!followable(edge, p)) continue;
+      const to = index.nodeIndex.get(edge.to_node);
+      if (to !== undefined && kept.has(to)) found.push(e);
+    }
+  }
+  return found.sort((a, b) => a - b);
 }
 
 function resolveParams(index: KddIndex, raw: GraphParams): ResolvedGraphParams {
@@ -103,6 +122,7 @@ function resolveParams(index: KddIndex, raw: GraphParams): ResolvedGraphParams {
     kinds: kinds.length ? new Set<Kind | string>(kinds) : null,
     respectLayers: boolParam(params, 'respect_layers', { default: true }),
     direction: enumParam(params, 'direction', GRAPH_DIRECTIONS, { default: 'both', caseInsensitive: true }),
+    includeImplicit: boolParam(params, 'include_implicit', { default: true }),
   };
 }
 
@@ -112,6 +132,7 @@ function centerOf(node: GraphNode): GraphCenterNode {
 
 function followable(edge: GraphEdge, p: ResolvedGraphParams): boolean {
   if (p.respectLayers && edge.layer_violation) return false;
+  if (!p.includeImplicit && isAgentEdge(edge)) return false;
   return !p.edgeTypes || p.edgeTypes.has(edge.edge_type);
 }
 

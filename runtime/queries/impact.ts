@@ -7,10 +7,11 @@
  * WIKI_LINK says its author depends on the target, never the reverse (SCN-RetrieveImpact-002).
  * Feature files are not "affected": they are reported as scenarios to re-run (UC-005 step 6).
  */
+import { IMPLICIT_EDGE_PREFIX, isAgentEdge, isImplicitEdgeType } from '../enrichment.js';
 import type { KddIndex } from '../kdd-index.js';
 import type { GraphEdge, GraphNode, LayerViolation } from '../model.js';
 import { boolParam, enumParam, intParam, paramsObject, requireIndex, stringParam } from '../validate.js';
-import { cmp, compareEdges, edgeRank, makeReferenceResolver, nodeRef, requireNode, type NodeRef } from './_graph.js';
+import { cmp, compareEdges, edgeRank, implicitMark, makeReferenceResolver, nodeRef, perBundle, requireNode, type NodeRef } from './_graph.js';
 
 export const CHANGE_TYPES = ['modify_attribute', 'add_attribute', 'remove', 'rename'] as const;
 export type ChangeType = (typeof CHANGE_TYPES)[number];
@@ -28,6 +29,8 @@ export interface ImpactParams {
    * (RetrievalResult invariant). False follows them too and reports those on the paths.
    */
   respect_layers?: boolean;
+  /** Propagate through the `IMPLICIT_*` edges an agent proposed (L3 enrichment, #9). Default true. */
+  include_implicit?: boolean;
 }
 
 export interface DirectImpact extends NodeRef {
@@ -35,6 +38,10 @@ export interface DirectImpact extends NodeRef {
   edge_type: string;
   /** One sentence generated from the edge type and the change type. */
   impact: string;
+  /** True when the edge is an agent's implicit relation (absent otherwise). */
+  implicit?: true;
+  /** The agent's confidence, with `implicit`. */
+  confidence?: number;
 }
 
 export interface TransitiveImpact extends NodeRef {
@@ -45,6 +52,8 @@ export interface TransitiveImpact extends NodeRef {
   /** Edge type of each hop of `path` (length = path.length − 1). */
   edge_types: string[];
   impact: string;
+  /** True when any hop of `path` is an agent's implicit relation (absent otherwise). */
+  implicit?: true;
 }
 
 export interface ScenarioToRerun {
@@ -98,9 +107,10 @@ export function impact(index: KddIndex, params: ImpactParams): ImpactResult {
   const changeType = enumParam(raw, 'change_type', CHANGE_TYPES, { default: 'modify_attribute', code: 'INVALID_CHANGE_TYPE' });
   const depth = intParam(raw, 'depth', { min: 1, max: 5, default: 3, code: 'INVALID_DEPTH' });
   const respectLayers = boolParam(raw, 'respect_layers', { default: true });
+  const includeImplicit = boolParam(raw, 'include_implicit', { default: true });
 
   const { nodes, edges } = idx.bundle;
-  const { reached, truncated, skipped } = propagate(idx, analysed, depth, respectLayers);
+  const { reached, truncated, skipped } = propagate(idx, analysed, depth, respectLayers, includeImplicit);
   const direct: DirectImpact[] = [];
   const transitive: TransitiveImpact[] = [];
   const violations: LayerViolation[] = skipped.map((e) => violationOf(idx, edges[e]!));
@@ -110,7 +120,7 @@ export function impact(index: KddIndex, params: ImpactParams): ImpactResult {
     const hops = chain.map((e) => edges[e]!);
     for (const hop of hops) if (hop.layer_violation) violations.push(violationOf(idx, hop));
     if (reach.distance === 1) {
-      direct.push({ ...nodeRef(node), edge_type: hops[0]!.edge_type, impact: directSentence(idx, hops[0]!, changeType) });
+      direct.push({ ...nodeRef(node), edge_type: hops[0]!.edge_type, impact: directSentence(idx, hops[0]!, changeType), ...implicitMark(hops[0]!) });
     } else {
       transitive.push({
         ...nodeRef(node),
@@ -118,6 +128,7 @@ export function impact(index: KddIndex, params: ImpactParams): ImpactResult {
         path: [nodes[analysed]!.id, ...hops.map((h) => h.from_node)],
         edge_types: hops.map((h) => h.edge_type),
         impact: chainSentence(idx, hops),
+        ...(hops.some(isAgentEdge) ? { implicit: true as const } : {}),
       });
     }
   }
@@ -151,6 +162,7 @@ function propagate(
   analysed: number,
   depth: number,
   respectLayers: boolean,
+  includeImplicit: boolean,
 ): { reached: Map<number, Reach>; truncated: boolean; skipped: number[] } {
   const { nodes, edges, incoming } = index.bundle;
   const reached = new Map<number, Reach>();
@@ -163,6 +175,7 @@ function propagate(
       for (const e of incoming[parent] ?? []) {
         const dependent = index.nodeIndex.get(edges[e]!.from_node);
         if (dependent === undefined || dependent === analysed || reached.has(dependent) || isFeature(nodes[dependent])) continue;
+        if (!includeImplicit && isAgentEdge(edges[e]!)) continue;
         if (respectLayers && edges[e]!.layer_violation) {
           skipped.push(e);
           continue;
@@ -178,7 +191,7 @@ function propagate(
   const truncated = frontier.some((node) =>
     (incoming[node] ?? []).some((e) => {
       const dependent = index.nodeIndex.get(edges[e]!.from_node);
-      const followable = !(respectLayers && edges[e]!.layer_violation);
+      const followable = !(respectLayers && edges[e]!.layer_violation) && (includeImplicit || !isAgentEdge(edges[e]!));
       return followable && dependent !== undefined && dependent !== analysed && !reached.has(dependent) && !isFeature(nodes[dependent]);
     }),
   );
@@ -236,7 +249,9 @@ const ADVICE: Readonly<Record<ChangeType, string>> = {
   rename: 'its links must follow the new name',
 };
 
-const verb = (edgeType: string) => VERBS[edgeType] ?? `is related to (${edgeType})`;
+const verb = (edgeType: string) =>
+  VERBS[edgeType] ??
+  (isImplicitEdgeType(edgeType) ? `probably ${edgeType.slice(IMPLICIT_EDGE_PREFIX.length).toLowerCase().replace(/_/g, ' ')} (implicit, agent-inferred)` : `is related to (${edgeType})`);
 const KIND_LABELS: Readonly<Record<string, string>> = { prd: 'PRD', adr: 'ADR', nfr: 'NFR', 'ui-view': 'UI view', 'ui-component': 'UI component', 'ui-flow': 'UI flow' };
 const kindLabel = (kind: string) => KIND_LABELS[kind] ?? kind.replace('-', ' ').replace(/^./, (c) => c.toUpperCase());
 const label = (index: KddIndex, id: string) => index.bundle.nodes[index.nodeIndex.get(id)!]?.doc_id ?? id;
@@ -285,6 +300,55 @@ interface ScenarioFields {
 
 const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
 
+/** A feature's scenarios with their references already resolved, and its rank in answer order. */
+interface FeatureScenarios {
+  position: number;
+  /** Position in (source_file, id) order: the order answers list features in. */
+  rank: number;
+  scenarios: { id: string; name: string; targets: readonly number[] }[];
+}
+
+/**
+ * Per bundle, once: every feature's scenarios with resolved references, and for each node the
+ * features that can list it (a scenario reference or an outgoing edge reaches it). An impact
+ * answer then visits only the features that touch its affected set, not every feature.
+ */
+const featureTables = perBundle((index) => {
+  const { bundle } = index;
+  const resolve = makeReferenceResolver(index);
+  const positions = bundle.nodes.map((_, i) => i).filter((i) => isFeature(bundle.nodes[i]));
+  positions.sort((a, b) => cmp(bundle.nodes[a]!.source_file, bundle.nodes[b]!.source_file) || cmp(bundle.nodes[a]!.id, bundle.nodes[b]!.id));
+  const features: FeatureScenarios[] = [];
+  const byTarget = new Map<number, number[]>();
+  const touch = (target: number, feature: number) => {
+    const list = byTarget.get(target);
+    if (!list) byTarget.set(target, [feature]);
+    else if (list[list.length - 1] !== feature) list.push(feature);
+  };
+  positions.forEach((position, rank) => {
+    const feature = bundle.nodes[position]!;
+    const raw = (Array.isArray(feature.indexed_fields.scenarios) ? feature.indexed_fields.scenarios : []) as ScenarioFields[];
+    const scenarios = raw.map((scenario) => {
+      const name = typeof scenario.name === 'string' ? scenario.name : '';
+      const targets: number[] = [];
+      for (const ref of [...strings(scenario.links), ...strings(scenario.tags)]) {
+        const target = resolve(ref);
+        if (target === undefined) continue;
+        targets.push(target);
+        touch(target, rank);
+      }
+      const id = typeof scenario.id === 'string' && scenario.id !== '' ? scenario.id : name;
+      return { id, name, targets };
+    });
+    features.push({ position, rank, scenarios });
+    for (const e of bundle.outgoing[position] ?? []) {
+      const target = index.nodeIndex.get(bundle.edges[e]!.to_node);
+      if (target !== undefined) touch(target, rank);
+    }
+  });
+  return { features, byTarget };
+});
+
 /**
  * A scenario is listed when its own links, tags, or the feature edges extracted from it
  * (`metadata.section` = scenario name) reach an affected node; otherwise the whole feature is
@@ -292,26 +356,22 @@ const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filt
  */
 function scenariosToRerun(index: KddIndex, targets: ReadonlySet<number>): ScenarioToRerun[] {
   const { nodes, edges, outgoing } = index.bundle;
-  const resolve = makeReferenceResolver(index);
+  const { features, byTarget } = featureTables(index);
+  const ranks = new Set<number>();
+  for (const target of targets) for (const rank of byTarget.get(target) ?? []) ranks.add(rank);
   const out: ScenarioToRerun[] = [];
-  const features = nodes.map((node, i) => [node, i] as const).filter(([node]) => isFeature(node));
-  features.sort(([a], [b]) => cmp(a.source_file, b.source_file) || cmp(a.id, b.id));
-  for (const [feature, position] of features) {
+  for (const rank of [...ranks].sort((a, b) => a - b)) {
+    const { position, scenarios } = features[rank]!;
+    const feature = nodes[position]!;
     const hitEdges = (outgoing[position] ?? []).map((e) => edges[e]!).filter((edge) => targets.has(index.nodeIndex.get(edge.to_node) ?? -1));
-    const scenarios = (Array.isArray(feature.indexed_fields.scenarios) ? feature.indexed_fields.scenarios : []) as ScenarioFields[];
     let listed = 0;
     for (const scenario of scenarios) {
-      const name = typeof scenario.name === 'string' ? scenario.name : '';
       const hits = new Set<string>();
-      for (const ref of [...strings(scenario.links), ...strings(scenario.tags)]) {
-        const target = resolve(ref);
-        if (target !== undefined && targets.has(target)) hits.add(nodes[target]!.id);
-      }
-      for (const edge of hitEdges) if (name !== '' && edge.metadata.section === name) hits.add(edge.to_node);
+      for (const target of scenario.targets) if (targets.has(target)) hits.add(nodes[target]!.id);
+      for (const edge of hitEdges) if (scenario.name !== '' && edge.metadata.section === scenario.name) hits.add(edge.to_node);
       if (hits.size === 0) continue;
       listed++;
-      const id = typeof scenario.id === 'string' && scenario.id !== '' ? scenario.id : name;
-      out.push(scenarioEntry(feature, id, name, hits));
+      out.push(scenarioEntry(feature, scenario.id, scenario.name, hits));
     }
     if (listed === 0 && hitEdges.length > 0) {
       out.push(scenarioEntry(feature, null, feature.title, new Set(hitEdges.map((edge) => edge.to_node))));

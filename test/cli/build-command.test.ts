@@ -54,6 +54,21 @@ describe('kdd build', () => {
     expect(out.join('')).toContain("UNKNOWN_KIND  Unknown kind 'nonsense' in a.md");
   });
 
+  it('--fail-on-violations exits 1 when a layer violation exists, 0 otherwise', async () => {
+    const root = await tempTree({
+      'specs/01-domain/entities/Pedido.md': '---\nkind: entity\n---\n# Pedido\n\n## Descripción\n\nVer [[UC-001]].\n',
+      'specs/02-behavior/use-cases/UC-001-Crear.md': '---\nid: UC-001\nkind: use-case\n---\n# UC-001: Crear\n\n## Descripción\n\nCrea un [[Pedido]].\n',
+    });
+    roots.push(root);
+    const { io, out } = capture(root);
+    expect(await runCli(['build'], io)).toBe(0);
+    expect(out.join('')).toContain('layer violations: 1');
+    expect(await runCli(['build', '--fail-on-violations'], io)).toBe(1);
+    const clean = await tempTree({ 'specs/01-domain/entities/Pedido.md': ENTITY });
+    roots.push(clean);
+    expect(await runCli(['build', '--fail-on-violations'], capture(clean).io)).toBe(0);
+  });
+
   it('rejects unknown flags with a usage message and exit code 2', async () => {
     const { io, err } = capture(process.cwd());
     expect(await runCli(['build', '--bogus'], io)).toBe(2);

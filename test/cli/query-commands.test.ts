@@ -73,7 +73,7 @@ describe('query commands', () => {
   it('an unknown node exits 3 with the message on stderr and the error object on stdout with --json', async () => {
     const { code, stdout, stderr } = await run(graphCommand, ['Entity:Nope', '--bundle', dist, '--json']);
     expect(code).toBe(3);
-    expect(stderr).toBe('kdd graph: Node not found: Entity:Nope\n');
+    expect(stderr).toBe('kdd graph: NODE_NOT_FOUND: Node not found: Entity:Nope\n');
     expect(JSON.parse(stdout)).toEqual({ error: { code: 'NODE_NOT_FOUND', message: 'Node not found: Entity:Nope' } });
   });
 

@@ -28,6 +28,7 @@ async function readAll(dir: string): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   async function walk(current: string): Promise<void> {
     for (const entry of await readdir(current, { withFileTypes: true })) {
+      if (entry.name === '.cache') continue; // local, git-ignored caches are not artifacts
       const full = join(current, entry.name);
       if (entry.isDirectory()) await walk(full);
       else out[relative(dir, full)] = await readFile(full, 'utf8');

@@ -132,8 +132,9 @@ describe('mergeIndexes: BR-MERGE-001 examples', () => {
       const hashB = B.records[0]!.node.source_hash;
       expect(merged.graph.nodes[0]!.source_hash).toBe(hashB);
       expect(merged.report.conflicts).toEqual([
-        { node_id: 'Entity:Pedido', winner: expect.objectContaining({ source: 'dev-b', source_hash: hashB }), others: [expect.objectContaining({ source: 'dev-a' })] },
+        { node_id: 'Entity:Pedido', winner: expect.objectContaining({ source: 'dev-b', source_hash: hashB }), others: [expect.objectContaining({ source: 'dev-a' })], reason: 'later indexed_at' },
       ]);
+      expect(merged.report).toMatchObject({ conflicts_resolved: 1, tombstones_applied: 0 });
       expect(merged.report.events[1]!.payload).toMatchObject({ conflicts_resolved: 1 });
     }
   });
@@ -144,6 +145,7 @@ describe('mergeIndexes: BR-MERGE-001 examples', () => {
     const higher = [A, B].map((source) => source.records[0]!.node.source_hash).sort()[1];
     expect(mergeIndexes([A, B]).graph.nodes[0]!.source_hash).toBe(higher);
     expect(mergeIndexes([B, A]).graph.nodes[0]!.source_hash).toBe(higher);
+    expect(mergeIndexes([A, B]).report.conflicts[0]!.reason).toBe('tie: greater source_hash');
   });
 
   it('delete-wins: a tombstone removes the node and cascades its edges; a later modification only warns', async () => {
@@ -155,6 +157,7 @@ describe('mergeIndexes: BR-MERGE-001 examples', () => {
     expect(merged.graph.edges.filter((edge) => edge.to_node === 'Entity:Pedido' || edge.from_node === 'Entity:Pedido')).toEqual([]);
     expect(merged.graph.dangling).toEqual([expect.objectContaining({ from_node: 'BR:BR-DOCUMENT-001', target: 'Pedido' })]);
     expect(merged.report.deleted).toEqual([{ node_id: 'Entity:Pedido', source: 'dev-a', deleted_at: tombstone.deleted_at, modified_after_delete: false }]);
+    expect(merged.report.tombstones_applied).toBe(1);
     expect(merged.tombstones).toEqual([tombstone]);
     expect(merged.report.warnings.filter((w) => w.startsWith('DELETE_WINS'))).toEqual([]);
 

@@ -16,12 +16,13 @@ Feature: Build the index of a specs tree
     And the file ".kdd-index/nodes/use-case/UC-001.json" exists with "id" equal to "UC:UC-001"
     And the file ".kdd-index/nodes/feature/build-index.json" exists with "id" equal to "FEAT:build-index"
     And ".kdd-index/edges/edges.jsonl" contains an edge from "UC:UC-005" to "BR:BR-MERGE-001" of type "UC_APPLIES_RULE"
-    And ".kdd-index/edges/edges.jsonl" contains an edge from "CMD:CMD-004" to "EVT:EVT-Index-Merged" of type "EMITS"
+    And ".kdd-index/edges/edges.jsonl" contains an edge from "CMD:CMD-004" to "EVT:EVT-Index-MergeCompleted" of type "EMITS"
     And ".kdd-index/edges/edges.jsonl" contains an edge from "BR:BR-MERGE-001" to "Entity:Tombstone" of type "ENTITY_RULE"
     And ".kdd-index/manifest.json" has "index_level" equal to "L1" and "embedding_model" equal to null
     And "stats.nodes" in the manifest equals the number of ".md" and ".feature" files under "specs/"
     And "dist/kdd.json" names a file "dist/kdd-<12 hex>.msgpack" whose SHA-256 starts with those 12 hex
-    And stderr contains "0 dangling, 0 violations"
+    And stdout contains "layer violations: 0   dangling links: 0"
+    And stderr is ""
 
   @REQ-002 @BR-BUNDLE-001
   Scenario: SCN-Build-002 — Rebuilding the same tree gives a byte-identical bundle
@@ -36,7 +37,7 @@ Feature: Build the index of a specs tree
     Given the file "specs/01-domain/entities/Broken.md" contains front-matter "kind: entity" followed by the line "aliases: [unclosed"
     When I run "kdd build specs/"
     Then the exit code is 0
-    And stderr contains "warning INVALID_FRONT_MATTER: 01-domain/entities/Broken.md"
+    And stdout contains "INVALID_FRONT_MATTER  Invalid or missing front-matter in 01-domain/entities/Broken.md"
     And there is no file ".kdd-index/nodes/entity/Broken.json"
     And the file ".kdd-index/nodes/entity/Bundle.json" exists
     When I run "kdd build specs/ --strict"
@@ -44,10 +45,10 @@ Feature: Build the index of a specs tree
 
   @BR-INDEX-001
   Scenario: SCN-Build-004 — Asking for L2 without a usable model degrades to L1
-    Given the environment variable "KDD_MODEL_PATH" points to an empty folder
+    Given the environment variable "KDD_MODELS_DIR" points to an empty folder
     When I run "kdd build specs/ --level L2"
     Then the exit code is 0
-    And stderr contains "warning EMBEDDING_MODEL_UNAVAILABLE"
+    And stdout contains "EMBEDDING_FAILED  Embedding generation failed, falling back to L1"
     And ".kdd-index/manifest.json" has "index_level" equal to "L1"
     And the folder ".kdd-index/embeddings/" is empty or absent
 
@@ -56,8 +57,8 @@ Feature: Build the index of a specs tree
     Given the line "See [[UC-001-BuildIndex]]." is appended to "specs/01-domain/entities/Bundle.md"
     When I run "kdd build specs/"
     Then the exit code is 0
-    And stderr contains "1 violations"
+    And stdout contains "layer violations: 1"
     When I run "kdd violations"
-    Then stdout contains "01-domain → 02-behavior  Entity:Bundle → UC:UC-001  WIKI_LINK  01-domain/entities/Bundle.md"
+    Then stdout has a row with "Entity:Bundle", "01-domain", "UC:UC-001", "02-behavior", "WIKI_LINK" and "01-domain/entities/Bundle.md"
     When I run "kdd build specs/ --fail-on-violations"
     Then the exit code is 1

@@ -1,7 +1,7 @@
 @UC-003 @UC-004
 Feature: Query the index from the command line
   As a developer or an agent
-  I want kdd search, graph, context, impact and violations
+  I want kdd search, graph, context, impact, coverage, violations, health, hints and chunks
   So that I can find and follow the specification from a terminal
 
   Background:
@@ -13,12 +13,12 @@ Feature: Query the index from the command line
     When I run "kdd search tombstone --json"
     Then the exit code is 0
     And the first item has "node_id" equal to "Entity:Tombstone"
-    And the items include "BR:BR-MERGE-001" with "match_sources" containing "lexical"
-    When I run "kdd search tombstone --kind business-rule --json"
-    Then every item has "kind" equal to "business-rule"
+    And "warnings" contains "NO_EMBEDDINGS" because the bundle is L1
+    When I run "kdd search merge conflicts --kinds business-rule --json"
+    Then every item has "document_kind" equal to "business-rule"
     When I run "kdd search ab"
     Then the exit code is 2
-    And stderr is "error QUERY_TOO_SHORT: Query text must be at least 3 characters"
+    And stderr is "kdd search: QUERY_TOO_SHORT: Query text must be at least 3 characters"
 
   @QRY-002
   Scenario: SCN-Query-002 — Graph traversal follows typed edges from a use case
@@ -28,7 +28,7 @@ Feature: Query the index from the command line
     And the reached nodes include "OBJ:OBJ-002" via "UC_STORY"
     When I run "kdd graph Entity:Nope"
     Then the exit code is 3
-    And stderr contains "NODE_NOT_FOUND"
+    And stderr is "kdd graph: NODE_NOT_FOUND: Node not found: Entity:Nope"
 
   @QRY-003 @BP-BUDGET-001
   Scenario: SCN-Query-003 — Context stays within the token budget and says when it truncated
@@ -49,10 +49,12 @@ Feature: Query the index from the command line
     And "scenarios" includes "SCN-Incremental-002" from feature "incremental-build"
 
   @QRY-006 @UC-008
-  Scenario: SCN-Query-005 — This repository's specs have no violations and no dangling links
-    When I run "kdd violations --dangling --fail-on-violations"
+  Scenario: SCN-Query-005 — This repository's specs have no layer violations
+    When I run "kdd violations --json"
     Then the exit code is 0
-    And stdout is "0 layer violations, 0 dangling links"
+    And the JSON answer has "total_violations" equal to 0
+    When I run "kdd violations"
+    Then stdout contains "0 violations in"
 
   @QRY-005 @UC-008
   Scenario: SCN-Query-006 — Coverage shows which related artefacts a use case has
@@ -71,15 +73,15 @@ Feature: Query the index from the command line
     And the JSON answer has an empty "dangling" list
 
   @QRY-007 @UC-003
-  Scenario: SCN-Query-008 — Hints point at what the agent has not read yet
-    When I run "kdd hints --seen UC:UC-005,CMD:CMD-004 --json"
+  Scenario: SCN-Query-008 — Hints turn the file an agent is editing into the rules that constrain it
+    When I run "kdd hints specs/01-domain/entities/Tombstone.md --json"
     Then the exit code is 0
-    And the hints include "BR:BR-MERGE-001"
-    And no hint names "UC:UC-005" or "CMD:CMD-004"
+    And the hint "specs/01-domain/entities/Tombstone.md" resolved to "Entity:Tombstone"
+    And the first constraint is "BR:BR-MERGE-001"
 
   @QRY-008
   Scenario: SCN-Query-009 — Chunks at L1 are ranked lexically, at most 3 per node
-    When I run "kdd chunks 'tombstone deletion' --limit 8 --json"
+    When I run "kdd chunks 'tombstone deletion' --top-k 8 --json"
     Then the exit code is 0
-    And "warnings" contains "NO_EMBEDDINGS" because the bundle is L1
+    And "metadata.warnings" contains "NO_EMBEDDINGS" because the bundle is L1
     And no node owns more than 3 of the items

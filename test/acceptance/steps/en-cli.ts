@@ -12,7 +12,7 @@ import { readdir, readFile, rm } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { expect } from 'vitest';
 import { defineStep } from '../runner.js';
-import { buildUsage, describeEdges, tinyModelStore } from '../support.js';
+import { buildUsage, describeEdges, expectEventShape, tinyModelStore, vectorBytes } from '../support.js';
 import { REPO_ROOT, splitArgs, type World } from '../world.js';
 
 const FIXED_DATE = '2025-03-14T09:00:00Z';
@@ -213,6 +213,12 @@ defineStep(/^the line "([^"]+)" is appended to "([^"]+)"$/, async (world, line, 
   await world.write(path, `${await world.read(path)}\n${line}\n`);
 });
 
+defineStep(/^stdout has a row with (.+)$/, (world, list) => {
+  const cells = [...list.matchAll(/"([^"]+)"/g)].map((m) => m[1]!);
+  const rows = world.last!.stdout.split('\n').map((line) => line.trim().split(/\s{2,}/));
+  expect(rows.some((row) => cells.every((cell, i) => row[i] === cell)), `a row ${cells.join(' | ')} in:\n${world.last!.stdout}`).toBe(true);
+});
+
 // ── Incremental ────────────────────────────────────────────────────────────────────────────
 
 defineStep(/^I change the title of "([^"]+)" to "([^"]+)"$/, async (world, path, title) => {
@@ -221,16 +227,34 @@ defineStep(/^I change the title of "([^"]+)" to "([^"]+)"$/, async (world, path,
   await world.write(path, text.replace(/^# .*$/m, `# ${title}`));
 });
 
-defineStep(/^the JSON report has "([^"]+)" equal to "([^"]+)", "([^"]+)" equal to (\d+) and "([^"]+)" equal to (\d+)$/, (world, a, va, b, vb, c, vc) => {
+/** `changes.reindexed` → report.changes.reindexed */
+const at = (json: Record<string, unknown>, path: string): unknown => path.split('.').reduce<unknown>((value, key) => (value as Record<string, unknown> | undefined)?.[key], json);
+
+defineStep(/^the JSON report has "([^"]+)" equal to "([^"]+)", (\d+) files? in "([^"]+)" and (\d+) in "([^"]+)"$/, (world, field, value, n1, list1, n2, list2) => {
   const report = world.lastJson();
-  expect(report[a], a).toBe(va);
-  expect(report[b], `${b} in the build report (keys: ${Object.keys(report).join(', ')})`).toBe(Number(vb));
-  expect(report[c], c).toBe(Number(vc));
+  expect(report[field], field).toBe(value);
+  expect(at(report, list1), list1).toHaveLength(Number(n1));
+  expect(at(report, list2), list2).toHaveLength(Number(n2));
 });
 
-defineStep(/^the JSON report has "([^"]+)" equal to (\d+)$/, (world, field, value) => {
-  const report = world.lastJson();
-  expect(report[field], `${field} in the build report (keys: ${Object.keys(report).join(', ')})`).toBe(Number(value));
+defineStep(/^the JSON report has (\d+) files? in "([^"]+)"$/, (world, n, list) => {
+  expect(at(world.lastJson(), list), list).toHaveLength(Number(n));
+});
+
+type EventJson = { event: string; payload: Record<string, unknown> };
+
+defineStep(/^the JSON report's events are (.+)$/, (world, list) => {
+  const names = [...list.matchAll(/"([^"]+)"/g)].map((m) => m[1]!);
+  const events = world.lastJson<{ events: EventJson[] }>().events;
+  expect(events.map((e) => e.event), 'events of the build report').toEqual(names);
+  for (const e of events) expectEventShape(e.event, e.payload);
+});
+
+defineStep(/^the JSON report has an? "([^"]+)" event for "([^"]+)"$/, (world, name, nodeId) => {
+  const events = world.lastJson<{ events: EventJson[] }>().events;
+  const event = events.find((e) => e.event === name && e.payload.node_id === nodeId);
+  expect(event, `${name} for ${nodeId} among ${events.map((e) => e.event).join(', ')}`).toBeDefined();
+  expectEventShape(name, event!.payload);
 });
 
 defineStep(/^only (.+) changed under "\.kdd-index\/"$/, async (world, list) => {
@@ -263,24 +287,33 @@ defineStep(/^I delete "([^"]+)" and commit at "([^"]+)"$/, async (world, path, d
   await world.commitAll(`delete ${path}`, { date });
 });
 
-defineStep(/^"\.kdd-index\/manifest\.json" lists a tombstone with "node_id" "([^"]+)" and "deleted_at" "([^"]+)"$/, async (world, id, at) => {
-  const manifest = await world.readJson<{ tombstones?: { node_id: string; deleted_at: string }[] }>('.kdd-index/manifest.json');
-  const fromManifest = manifest.tombstones?.find((t) => t.node_id === id);
-  if (!fromManifest) {
-    const file = world.exists('.kdd-index/tombstones.jsonl') ? await jsonl<{ node_id: string; deleted_at: string }>(world, '.kdd-index/tombstones.jsonl') : [];
-    const t = file.find((x) => x.node_id === id);
-    expect(t, `tombstone of ${id} (neither in manifest.json nor in tombstones.jsonl)`).toBeDefined();
-    expect(t!.deleted_at).toBe(new Date(at).toISOString());
-    throw new Error(`tombstone of ${id} is in .kdd-index/tombstones.jsonl, not in manifest.json as the feature (and docs/index-format) should agree on`);
-  }
-  expect(new Date(fromManifest.deleted_at).toISOString()).toBe(new Date(at).toISOString());
+defineStep(/^"\.kdd-index\/tombstones\.jsonl" lists a tombstone with "node_id" "([^"]+)" and "deleted_at" "([^"]+)"$/, async (world, id, when) => {
+  const file = await jsonl<{ node_id: string; deleted_at: string }>(world, '.kdd-index/tombstones.jsonl');
+  const t = file.find((x) => x.node_id === id);
+  expect(t, `tombstone of ${id} in .kdd-index/tombstones.jsonl: ${JSON.stringify(file)}`).toBeDefined();
+  expect(t!.deleted_at).toBe(new Date(when).toISOString());
 });
 
-defineStep(/^"(kdd violations --dangling)" lists a dangling link from "([^"]+)" with target "([^"]+)"$/, async (world, command, from, target) => {
-  const run = await kdd(world, `${command} --json`);
+defineStep(/^"(kdd health --json)" lists a dangling link from "([^"]+)" with target "([^"]+)"$/, async (world, command, from, target) => {
+  const run = await kdd(world, command);
   expect(run.code, run.stderr).toBe(0);
-  expect(run.stdout).toContain(from);
-  expect(run.stdout).toContain(target);
+  const dangling = (JSON.parse(run.stdout) as { dangling: { from_node: string; target: string }[] }).dangling;
+  expect(dangling.some((d) => d.from_node === from && d.target.includes(target)), `dangling links: ${JSON.stringify(dangling)}`).toBe(true);
+});
+
+defineStep(/^I commit a change to "([^"]+)" outside "specs\/"$/, async (world, path) => {
+  world.vars.manifestBefore = await world.read('.kdd-index/manifest.json');
+  await world.write(path, `Outside the specs: ${path}\n`);
+  await world.commitAll(`edit ${path}`, { date: '2025-03-14T12:00:00Z' });
+});
+
+defineStep(/^"\.kdd-index\/manifest\.json" is unchanged$/, async (world) => {
+  expect(await world.read('.kdd-index/manifest.json'), 'manifest.json after the build').toBe(world.vars.manifestBefore);
+});
+
+defineStep(/^the commit contains "([^"]+)"$/, async (world, path) => {
+  const files = await world.git(['show', '--name-only', '--format=', 'HEAD']);
+  expect(String(files).split('\n'), 'files of the last commit').toContain(path);
 });
 
 defineStep(/^I run "(kdd hook install)" twice$/, async (world, command) => {
@@ -373,6 +406,13 @@ defineStep(/^the report has "tombstones_applied" equal to (\d+)$/, (world, tombs
   expect(report.tombstones_applied, `tombstones_applied in the merge report (keys: ${Object.keys(report).join(', ')})`).toBe(Number(tombstones));
 });
 
+defineStep(/^the report's events are "([^"]+)" and "([^"]+)" with the same "merge_id"$/, (world, first, second) => {
+  const events = world.lastJson<{ events: EventJson[] }>().events;
+  expect(events.map((e) => e.event)).toEqual([first, second]);
+  for (const e of events) expectEventShape(e.event, e.payload);
+  expect(events[0]!.payload.merge_id).toBe(events[1]!.payload.merge_id);
+});
+
 defineStep(/^the report has "conflicts_resolved" equal to (\d+) with winner "([^"]+)" and reason "([^"]+)"$/, (world, count, winner, reason) => {
   const report = world.lastJson<{ conflicts_resolved?: number; conflicts?: { winner: { source: string }; reason?: string }[] }>();
   expect(report.conflicts_resolved, 'conflicts_resolved in the merge report').toBe(Number(count));
@@ -413,10 +453,25 @@ defineStep(/^"([^"]+)" and "([^"]+)" name the same bundle file$/, async (world, 
 defineStep(/^(alice|bob) rebuilt at level L2 with model "([^"]+)"$/, async (world, who, model) => {
   const store = await tinyModelStore(world, model.split('/').pop()!);
   world.setEnv('KDD_MODELS_DIR', store.store);
+  world.vars[`model:${who}`] = store.id;
   const usage = await buildUsage();
   const flag = usage.includes('--embedder') ? '--embedder' : '--model';
   const run = await kdd(world, `kdd build specs/ --level L2 ${flag} ${store.id}`, { cwd: world.path(who) });
   expect(run.code, run.stderr).toBe(0);
+  expect((await world.readJson(`${who}/.kdd-index/manifest.json`)).index_level, `${who}'s level`).toBe('L2');
+});
+
+defineStep(/^both rebuild their index at level L2$/, async (world) => {
+  for (const clone of world.vars.clones as string[]) {
+    const run = await kdd(world, `kdd build specs/ --level L2 --embedder ${String(world.vars[`model:${clone}`])}`, { cwd: world.path(clone) });
+    expect(run.code, run.stderr).toBe(0);
+  }
+});
+
+defineStep(/^the vectors of "([^"]+)" in the merged bundle equal those in (alice|bob)'s bundle$/, async (world, id, who) => {
+  const merged = await vectorBytes(world, id, 'merged/dist');
+  expect(merged.length, `vectors of ${id} in the merged bundle`).toBeGreaterThan(0);
+  expect(merged, `vectors of ${id}: merged vs ${who}`).toEqual(await vectorBytes(world, id, `${who}/dist`));
 });
 
 // ── Queries ────────────────────────────────────────────────────────────────────────────────
@@ -462,8 +517,8 @@ defineStep(/^the items include "([^"]+)" among the first (\d+)$/, (world, id, n)
   expect(ids.slice(0, Number(n)), `first ${n} of ${ids.join(', ')}`).toContain(id);
 });
 
-defineStep(/^"warnings" contains "([^"]+)" because the bundle is L1$/, (world, code) => {
-  expect((world.lastJson().warnings as { code: string }[]).map((w) => w.code)).toContain(code);
+defineStep(/^"(warnings|metadata\.warnings)" contains "([^"]+)" because the bundle is L1$/, (world, path, code) => {
+  expect((at(world.lastJson(), path) as { code: string }[]).map((w) => w.code)).toContain(code);
 });
 
 defineStep(/^"truncated" is true if and only if "warnings" contains "([^"]+)"$/, (world, code) => {
@@ -503,14 +558,14 @@ defineStep(/^the JSON answer has a non-empty "([^"]+)" list$/, (world, field) =>
   expect((world.lastJson()[field] as unknown[] | undefined)?.length ?? 0, field).toBeGreaterThan(0);
 });
 
-defineStep(/^the hints include "([^"]+)"$/, (world, id) => {
-  const hints = (world.lastJson().hints ?? []) as { node_id: string }[];
-  expect(hints.map((h) => h.node_id)).toContain(id);
+defineStep(/^the hint "([^"]+)" resolved to "([^"]+)"$/, (world, hint, id) => {
+  const resolved = (world.lastJson().resolved_entities ?? []) as { node_id: string; matched_from: string }[];
+  expect(resolved.find((r) => hint.endsWith(r.matched_from))?.node_id, `resolved_entities: ${JSON.stringify(resolved)}`).toBe(id);
 });
 
-defineStep(/^no hint names "([^"]+)" or "([^"]+)"$/, (world, a, b) => {
-  const hints = (world.lastJson().hints ?? []) as { node_id: string }[];
-  expect(hints.map((h) => h.node_id).filter((id) => id === a || id === b)).toEqual([]);
+defineStep(/^the first constraint is "([^"]+)"$/, (world, id) => {
+  const constraints = (world.lastJson().constraints ?? []) as { node_id: string }[];
+  expect(constraints[0]?.node_id, `constraints: ${constraints.map((c) => c.node_id).join(', ')}`).toBe(id);
 });
 
 defineStep(/^no node owns more than (\d+) of the items$/, (world, max) => {
@@ -538,6 +593,18 @@ defineStep(/^an empty local model store$/, async (world) => {
 
 defineStep(/^I run "(kdd model [^"]+)" on that store$/, async (world, command) => {
   await kdd(world, `${command} --models-dir ${String(world.vars.store)}`);
+});
+
+defineStep(/^the JSON report lists node "([^"]+)" with status "([^"]+)" and error code "([^"]+)"$/, (world, id, status, code) => {
+  const nodes = (world.lastJson().nodes ?? []) as { node_id: string; status: string; error?: { code: string } }[];
+  const node = nodes.find((n) => n.node_id === id);
+  expect(node, `${id} in the enrich report`).toBeDefined();
+  expect(node!.status).toBe(status);
+  expect(node!.error?.code).toBe(code);
+});
+
+defineStep(/^the folder "([^"]+)" is deleted$/, async (world, path) => {
+  await rm(world.path(path), { recursive: true, force: true });
 });
 
 defineStep(/^the network is off$/, (world) => {

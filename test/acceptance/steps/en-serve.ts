@@ -86,14 +86,29 @@ defineStep(/^I request "(GET|POST) ([^"]+)"$/, async (world, method, path) => {
   await request(world, method, path);
 });
 
+defineStep(/^I request "(GET|POST) ([^"]+)" with (\{.*\})$/, async (world, method, path, body) => {
+  await request(world, method, path, JSON.parse(body));
+});
+
 defineStep(/^the status is (\d+)$/, (world, status) => {
   expect(response(world).status, `HTTP status; body ${JSON.stringify(response(world).json).slice(0, 400)}`).toBe(Number(status));
 });
 
-defineStep(/^the body has "status" equal to "([^"]+)" and "bundle" equal to the file named in "dist\/kdd\.json"$/, async (world, status) => {
-  const { bundle } = await world.readJson<{ bundle: string }>('dist/kdd.json');
+defineStep(/^the body has "status" equal to "([^"]+)" and "bundle" equal to the hash named in "dist\/kdd\.json"$/, async (world, status) => {
+  const { hash } = await world.readJson<{ hash: string }>('dist/kdd.json');
   expect(response(world).json.status).toBe(status);
+  expect(response(world).json.bundle).toBe(hash);
+});
+
+defineStep(/^the body has "bundle" equal to the file named in "dist\/kdd\.json" and "([^"]+)" equal to "([^"]+)"$/, async (world, field, value) => {
+  const { bundle } = await world.readJson<{ bundle: string }>('dist/kdd.json');
   expect(response(world).json.bundle).toBe(bundle);
+  expect(response(world).json[field], field).toBe(value);
+});
+
+defineStep(/^the body's error has "code" equal to "([^"]+)" and "message" equal to "([^"]+)"$/, (world, code, message) => {
+  const error = response(world).json.error as { code: string; message: string } | undefined;
+  expect(error, `body ${JSON.stringify(response(world).json)}`).toMatchObject({ code, message });
 });
 
 defineStep(/^the item node ids equal those of "(kdd search [^"]+)"$/, async (world, command) => {
@@ -228,12 +243,10 @@ defineStep(/^the result is not an error and its items include "([^"]+)"$/, (worl
   expect(JSON.stringify(json.items ?? json.results)).toContain(`"${id}"`);
 });
 
-defineStep(/^the result is an error with "data\.code" equal to "([^"]+)"$/, (world, code) => {
+defineStep(/^the result is an error with code "([^"]+)"$/, (world, code) => {
   const { isError, json } = toolJson(world);
   expect(isError).toBe(true);
-  const error = json.error as { code?: string; data?: { code?: string } } | undefined;
-  expect(error?.data?.code ?? error?.code, `error payload ${JSON.stringify(json)}`).toBe(code);
-  if (error?.data?.code === undefined) world.pending('MCP tool errors carry `error.code`, not `data.code` as CMD-006 / the feature say (server/mcp.ts createMcpServer)');
+  expect((json.error as { code?: string } | undefined)?.code, `error payload ${JSON.stringify(json)}`).toBe(code);
 });
 
 defineStep(/^nothing but JSON-RPC messages was written to stdout$/, (world) => {
@@ -243,42 +256,52 @@ defineStep(/^nothing but JSON-RPC messages was written to stdout$/, (world) => {
 
 // ── Docs site ──────────────────────────────────────────────────────────────────────────────
 
-defineStep(/^I ran "(kdd site --out site-dist\/)"$/, async (world, command) => {
-  if (!(await commandExists('site'))) world.stop('`kdd site` (CMD-008, issue #7) is not a command yet: site/ is empty and cli/main.ts has no site command');
+defineStep(/^I ran "(kdd site)"$/, async (world, command) => {
   const run = await kdd(world, command);
   expect(run.code, run.stderr).toBe(0);
 });
 
-defineStep(/^a static file server serves "site-dist\/" on a local port$/, async (world) => {
+defineStep(/^a static file server serves "dist\/" on a local port$/, async (world) => {
   const { createServer } = await import('node:http');
   const sirv = (await import('sirv')).default;
-  const handler = sirv(world.path('site-dist'), { dev: true, single: true });
-  const server = createServer((req, res) => handler(req, res));
+  const handler = sirv(world.path('dist'), { dev: true });
+  const server = createServer((req, res) => handler(req, res, () => {
+    res.statusCode = 404;
+    res.end();
+  }));
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   world.onDispose(() => new Promise((done) => server.close(done)));
   const address = server.address() as { port: number };
   world.vars.siteUrl = `http://127.0.0.1:${address.port}`;
 });
 
-defineStep(/^I list the files under "site-dist\/"$/, async (world) => {
-  world.vars.siteFiles = (await readdir(world.path('site-dist'), { recursive: true })).map(String);
+defineStep(/^I list the files under "dist\/"$/, async (world) => {
+  world.vars.siteFiles = (await readdir(world.path('dist'), { recursive: true })).map(String);
 });
 
-defineStep(/^"site-dist\/" contains "([^"]+)", "([^"]+)" and the bundle file named in "dist\/kdd\.json"$/, async (world, a, b) => {
+defineStep(/^"dist\/" contains (.+) and the bundle file named in "dist\/kdd\.json"$/, async (world, list) => {
   const { bundle } = await world.readJson<{ bundle: string }>('dist/kdd.json');
-  expect(world.vars.siteFiles).toEqual(expect.arrayContaining([a, b, bundle]));
+  const names = [...list.matchAll(/"([^"]+)"/g)].map((m) => m[1]!);
+  expect(world.vars.siteFiles).toEqual(expect.arrayContaining([...names, bundle]));
 });
 
-defineStep(/^the JavaScript under "site-dist\/assets\/" totals at most (\d+) KB gzipped$/, async (world, kb) => {
-  const files = (await readdir(world.path('site-dist/assets'), { recursive: true })).map(String).filter((f) => f.endsWith('.js'));
+defineStep(/^the JavaScript under "dist\/([^"]+)\/" totals at most (\d+) KB gzipped$/, async (world, folder, kb) => {
+  const files = (await readdir(world.path('dist', folder), { recursive: true })).map(String).filter((f) => f.endsWith('.js'));
+  expect(files.length, `JavaScript files under dist/${folder}`).toBeGreaterThan(0);
   let total = 0;
-  for (const f of files) total += gzipSync(await readFile(world.path('site-dist/assets', f))).length;
+  for (const f of files) total += gzipSync(await readFile(world.path('dist', folder, f))).length;
   expect(total / 1024).toBeLessThanOrEqual(Number(kb));
 });
 
-defineStep(/^the bundle file in "site-dist\/" is byte-identical to the one in "dist\/"$/, async (world) => {
+defineStep(/^"dist\/kdd-site\.json" names the bundle of "dist\/kdd\.json" as its source$/, async (world) => {
   const { bundle } = await world.readJson<{ bundle: string }>('dist/kdd.json');
-  expect(Buffer.compare(await readFile(world.path('site-dist', bundle)), await readFile(world.path('dist', bundle)))).toBe(0);
+  expect((await world.readJson<{ source: string }>('dist/kdd-site.json')).source).toBe(bundle);
+});
+
+defineStep(/^the static file server answers "\/" with the site's "index\.html"$/, async (world) => {
+  const response = await fetch(`${String(world.vars.siteUrl)}/`);
+  expect(response.status).toBe(200);
+  expect(await response.text()).toBe(await world.read('dist/index.html'));
 });
 
 /** Browser-driven steps: the acceptance suite has no headless browser; test/browser/ covers them. */
@@ -286,7 +309,7 @@ const BROWSER = 'needs a headless browser (not part of the acceptance run; test/
 for (const pattern of [
   /^a headless browser opened the site root and the search box is enabled$/,
   /^I type "([^"]+)" in the search box$/,
-  /^within (\d+) seconds? the first result is "([^"]+)" in the group "([^"]+)"$/,
+  /^within (\d+) seconds? the first result is "([^"]+)"$/,
   /^the browser made no network request after the bundle download$/,
   /^I clear the box and type "([^"]+)"$/,
   /^the hint "([^"]+)" is shown and no query ran$/,

@@ -1,0 +1,103 @@
+/**
+ * Incremental build of one changed document (REQ-001 CA-1, UC-002, #6): `buildIndex` over a tree
+ * whose `.kdd-index/` and `dist/` a previous build left, after appending a line to one spec file.
+ * Also times a build of an unchanged tree (everything but the pack) and splits one edit into its
+ * stages. Corpora under 1,000 documents are skipped: the target is stated at 1k and 10k.
+ *
+ * `npm run bench -- --scenario incremental --sizes 1000,10000`
+ */
+import { appendFile, cp, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { packBundle } from '../../compiler/emit/pack.js';
+import { readIndex } from '../../compiler/emit/tombstones.js';
+import { buildIndex, compileIncremental } from '../../compiler/incremental.js';
+import { listSpecPaths } from '../../compiler/read.js';
+import { fixed, int, median, repeat, withTarget, type BenchContext, type Corpus, type Scenario, type ScenarioReport } from '../scenario.js';
+
+const RUNS = 5;
+const BUDGET_MS = 120_000;
+const MIN_DOCUMENTS = 1_000;
+/** Targets (ms) by corpus size. */
+const TARGETS: ReadonlyMap<number, number> = new Map([
+  [1_000, 200],
+  [10_000, 2_000],
+]);
+
+const scenario: Scenario = {
+  name: 'incremental',
+  title: 'Incremental build (one changed document)',
+  async run(corpora, context) {
+    const measured = corpora.filter((corpus) => corpus.documents >= MIN_DOCUMENTS);
+    if (measured.length === 0) return { skipped: `no corpus of ${int(MIN_DOCUMENTS)} documents or more was requested` };
+    const report: ScenarioReport = {
+      columns: ['docs', 'runs', 'full build s', 'one edit ms (median)', 'unchanged tree ms', 'split of one edit: read index / compile / pack ms', 're-indexed'],
+      rows: [],
+      notes: [
+        `One edit = append a line to one spec file (a different file each run), then \`buildIndex\` (read the previous \`.kdd-index/\`, read and hash the specs, re-extract the changed file, re-link, write what changed, pack, write \`dist/\`). Median of up to ${RUNS} runs.`,
+        'Unchanged tree = `buildIndex` with nothing edited: the bundle is kept, so this is every stage but the pack.',
+        'Split: the same edit timed stage by stage with `readIndex`, `compileIncremental` and `packBundle` called directly (one run; writes not included). It takes the path without the record cache: 10k node JSON files read back, every spec read and hashed; `buildIndex` itself reads the cache and skips specs whose size/mtime/ctime stamp is unchanged (the unchanged-tree column).',
+        'The tree is a copy of the bench corpus in a temp folder outside git (no `git log` cost).',
+      ],
+    };
+    for (const corpus of measured) report.rows.push(await measure(corpus, context));
+    return report;
+  },
+};
+export default scenario;
+
+async function measure(corpus: Corpus, context: BenchContext): Promise<string[]> {
+  const root = await mkdtemp(join(tmpdir(), 'kdd-bench-incr-'));
+  try {
+    // The record cache goes in the temp folder too, so it is removed with it.
+    const dirs = { specsDir: join(root, 'specs'), outDir: join(root, 'dist'), indexDir: join(root, '.kdd-index'), recordCache: join(root, 'records.cache') };
+    await cp(corpus.specsDir, dirs.specsDir, { recursive: true });
+    const paths = await listSpecPaths(dirs.specsDir);
+    context.log(`incremental: ${corpus.documents} docs — first (full) build`);
+    let started = performance.now();
+    await buildIndex(dirs);
+    const fullS = (performance.now() - started) / 1000;
+    const edit = (round: number) => {
+      const path = paths[(round * 7919) % paths.length]!;
+      // A Gherkin comment keeps a feature file valid; a paragraph for Markdown.
+      return appendFile(join(dirs.specsDir, path), path.endsWith('.feature') ? `\n# Edit ${round}.\n` : `\nEdit ${round}.\n`);
+    };
+
+    context.log(`incremental: ${corpus.documents} docs — one-document edits`);
+    let reindexed = 0;
+    const edits = await repeat({ runs: RUNS, budgetMs: BUDGET_MS }, async (run) => {
+      await edit(run + 1);
+      const report = await buildIndex(dirs);
+      reindexed = report.changes.reindexed.length;
+      return report;
+    });
+    const unchanged = await repeat({ runs: 3, budgetMs: BUDGET_MS / 2 }, () => buildIndex(dirs));
+    if (!unchanged.last.bundle_reused) context.log('incremental: an unchanged tree repacked its bundle');
+
+    context.log(`incremental: ${corpus.documents} docs — split`);
+    await edit(RUNS + 1);
+    started = performance.now();
+    const previous = await readIndex(dirs.indexDir);
+    const readMs = performance.now() - started;
+    started = performance.now();
+    const result = await compileIncremental(dirs, previous, true, dirs.indexDir);
+    const compileMs = performance.now() - started;
+    started = performance.now();
+    packBundle({ ...result.graph, manifest: result.manifest });
+    const packMs = performance.now() - started;
+
+    const editMs = median(edits.times);
+    const target = TARGETS.get(corpus.documents);
+    return [
+      int(corpus.documents),
+      `${edits.times.length} / ${unchanged.times.length}`,
+      fixed(fullS, 2),
+      target === undefined ? int(editMs) : withTarget(int(editMs), editMs, { max: target, label: `≤ ${int(target)}` }),
+      int(median(unchanged.times)),
+      `${int(readMs)} / ${int(compileMs)} / ${int(packMs)}`,
+      int(reindexed),
+    ];
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,69 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, describe, expect, it } from 'vitest';
+import { build } from '../../compiler/build.js';
+import { buildIndex } from '../../compiler/incremental.js';
+import { removeTree, tempTree } from '../helpers/temp-tree.js';
+
+const roots: string[] = [];
+afterAll(async () => {
+  await Promise.all(roots.map(removeTree));
+});
+
+const ENTITY = (text: string) => `---\nid: Pedido\nkind: entity\n---\n# Pedido\n\n## Descripción\n\nUn pedido ${text}.\n`;
+const RULE = '---\nid: BR-PEDIDO-001\nkind: business-rule\n---\n# BR-PEDIDO-001 — Total\n\n## Declaración\n\nUn [[Pedido]] tiene total positivo.\n';
+const UC = '---\nid: UC-001\nkind: use-case\n---\n# UC-001 — Crear\n\n## Descripción\n\nCrea un [[Pedido]].\n\n## Reglas Aplicadas\n\n- [[BR-PEDIDO-001]]\n';
+const TREE = { 'specs/01-domain/entities/Pedido.md': ENTITY('simple'), 'specs/01-domain/rules/BR-PEDIDO-001.md': RULE, 'specs/02-behavior/use-cases/UC-001-Crear.md': UC };
+
+async function setup() {
+  const root = await tempTree(TREE);
+  roots.push(root);
+  const dirs = { specsDir: join(root, 'specs'), outDir: join(root, 'dist'), indexDir: join(root, '.kdd-index'), recordCache: join(root, 'cache', 'records') };
+  return { root, dirs };
+}
+
+async function bundleOf(outDir: string): Promise<Buffer> {
+  const pointer = JSON.parse(await readFile(join(outDir, 'kdd.json'), 'utf8')) as { bundle: string };
+  return readFile(join(outDir, pointer.bundle));
+}
+
+describe('record cache', () => {
+  it('incremental builds that trust file stamps still equal a full rebuild byte for byte', async () => {
+    const { root, dirs } = await setup();
+    await buildIndex(dirs);
+    // Stamps are trusted only for files untouched for 2 s (racily clean otherwise).
+    await sleep(2_100);
+    const second = await buildIndex(dirs);
+    expect(second).toMatchObject({ mode: 'incremental', bundle_reused: true });
+    const header = JSON.parse((await readFile(dirs.recordCache, 'utf8')).split('\n', 1)[0]!) as { stamps: Record<string, unknown> };
+    expect(Object.keys(header.stamps).sort()).toEqual(['01-domain/entities/Pedido.md', '01-domain/rules/BR-PEDIDO-001.md', '02-behavior/use-cases/UC-001-Crear.md']);
+
+    await writeFile(join(dirs.specsDir, '01-domain/entities/Pedido.md'), ENTITY('con [[BR-PEDIDO-001]]'));
+    const third = await buildIndex(dirs);
+    expect(third.changes).toMatchObject({ modified: ['01-domain/entities/Pedido.md'], reindexed: ['01-domain/entities/Pedido.md'] });
+    const reference = await build({ specsDir: dirs.specsDir, outDir: join(root, 'dist-full'), indexDir: join(root, 'index-full') });
+    expect(third.bundle.hash).toBe(reference.bundle.hash);
+    expect((await bundleOf(dirs.outDir)).equals(await bundleOf(join(root, 'dist-full')))).toBe(true);
+  }, 20_000);
+
+  it('a corrupt or stale cache is ignored and the index folder is read instead', async () => {
+    const { root, dirs } = await setup();
+    await buildIndex(dirs);
+    await writeFile(dirs.recordCache, '{"format":"kdd-record-cache/1","manifest":"0","lengths":[],"stamps":{}}\n');
+    await writeFile(join(dirs.specsDir, '02-behavior/use-cases/UC-001-Crear.md'), `${UC}\nOtra línea.\n`);
+    const stale = await buildIndex(dirs);
+    expect(stale.changes.reindexed).toEqual(['02-behavior/use-cases/UC-001-Crear.md']);
+    await writeFile(dirs.recordCache, 'not a cache');
+    const corrupt = await buildIndex(dirs);
+    expect(corrupt).toMatchObject({ mode: 'incremental', bundle_reused: true });
+    const reference = await build({ specsDir: dirs.specsDir, outDir: join(root, 'dist-full'), indexDir: join(root, 'index-full') });
+    expect(corrupt.bundle.hash).toBe(reference.bundle.hash);
+  });
+
+  it('recordCache: false neither reads nor writes a cache', async () => {
+    const { dirs } = await setup();
+    await buildIndex({ ...dirs, recordCache: false });
+    await expect(readFile(dirs.recordCache)).rejects.toThrow();
+  });
+});
