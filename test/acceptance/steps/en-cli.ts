@@ -162,8 +162,9 @@ defineStep(/^"dist\/kdd\.json" names a file "dist\/kdd-<12 hex>\.msgpack" whose 
 
 // ── Determinism ────────────────────────────────────────────────────────────────────────────
 
+/** Artifacts only: `.cache/` holds local, git-ignored build caches, not part of the index. */
 async function snapshot(dir: string): Promise<Map<string, string>> {
-  const files = await listFiles(dir);
+  const files = (await listFiles(dir)).filter((f) => !f.startsWith('.cache/'));
   return new Map(await Promise.all(files.map(async (f) => [f, createHash('sha256').update(await readFile(join(dir, f))).digest('hex')] as [string, string])));
 }
 
