@@ -22,7 +22,7 @@ import { INDEX_FORMAT_VERSION, makeManifest } from './pipeline.js';
 import { stableJson } from './emit/canonical.js';
 import { sortTombstones, type IndexContent, type Tombstone } from './emit/tombstones.js';
 import { now, type DomainEvent } from './events.js';
-import { isLayerDependency, isLayerViolation } from './graph/layers.js';
+import { isLayerViolation, layerDependencyEdge } from './graph/layers.js';
 import { compare, compareEdges, linkRecords, type Graph } from './graph/link.js';
 import type { DocumentRecord, RawLink } from './kinds/extract.js';
 
@@ -297,18 +297,8 @@ function withBundleEdges(graph: Graph, extra: readonly GraphEdge[]): Graph {
   for (const edge of [...edges.values()]) {
     const from = nodes.get(edge.from_node)!;
     const to = nodes.get(edge.to_node)!;
-    if (!isLayerDependency(from.layer, to.layer)) continue;
-    const dependency: GraphEdge = {
-      from_node: from.id,
-      to_node: to.id,
-      edge_type: 'LAYER_DEPENDENCY',
-      source_file: from.source_file,
-      extraction_method: 'implicit',
-      metadata: { from_layer: from.layer, to_layer: to.layer },
-      layer_violation: false,
-      bidirectional: false,
-    };
-    edges.set(key(dependency), dependency);
+    const dependency = layerDependencyEdge(from, to);
+    if (dependency) edges.set(key(dependency), dependency);
   }
   const sorted = [...edges.values()].sort(compareEdges);
   return {

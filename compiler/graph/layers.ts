@@ -1,5 +1,5 @@
 /** BR-LAYER-001: the layer hierarchy as numbers, and the violation test on an edge. */
-import type { Layer } from '../../runtime/model.js';
+import type { GraphEdge, GraphNode, Layer } from '../../runtime/model.js';
 
 /** 00-requirements and 05-architecture sit outside the 01→04 flow: rank 0, never a violation source. */
 const RANK: Record<Layer, number> = {
@@ -24,4 +24,19 @@ export function isLayerViolation(from: Layer, to: Layer): boolean {
 /** LAYER_DEPENDENCY: a valid downward dependency between two layers of the flow (N > M ≥ 1). */
 export function isLayerDependency(from: Layer, to: Layer): boolean {
   return RANK[to] > 0 && RANK[from] > RANK[to];
+}
+
+/** The implicit LAYER_DEPENDENCY edge for a pair of linked nodes, or null when they do not descend layers. */
+export function layerDependencyEdge(from: GraphNode, to: GraphNode): GraphEdge | null {
+  if (!isLayerDependency(from.layer, to.layer)) return null;
+  return {
+    from_node: from.id,
+    to_node: to.id,
+    edge_type: 'LAYER_DEPENDENCY',
+    source_file: from.source_file,
+    extraction_method: 'implicit',
+    metadata: { from_layer: from.layer, to_layer: to.layer },
+    layer_violation: false,
+    bidirectional: false,
+  };
 }

@@ -7,7 +7,7 @@ import type { DanglingLink, GraphEdge, GraphNode, LayerViolation } from '../../r
 import { warning, type BuildWarning } from '../diagnostics.js';
 import type { DocumentRecord, RawLink } from '../kinds/extract.js';
 import { kindSpec } from '../kinds/table.js';
-import { isLayerDependency, isLayerViolation } from './layers.js';
+import { isLayerViolation, layerDependencyEdge } from './layers.js';
 import { LinkResolver } from './resolve.js';
 
 export interface Graph {
@@ -138,18 +138,9 @@ function withLayerDependencies(own: GraphEdge[], byId: ReadonlyMap<string, Docum
     let end = start;
     while (end < own.length && own[end]!.to_node === own[start]!.to_node) end++;
     const to = byId.get(own[start]!.to_node)!.node;
-    if (!isLayerDependency(from.layer, to.layer)) out.push(...own.slice(start, end));
+    const implicit = layerDependencyEdge(from, to);
+    if (!implicit) out.push(...own.slice(start, end));
     else {
-      const implicit: GraphEdge = {
-        from_node: from.id,
-        to_node: to.id,
-        edge_type: 'LAYER_DEPENDENCY',
-        source_file: from.source_file,
-        extraction_method: 'implicit',
-        metadata: { from_layer: from.layer, to_layer: to.layer },
-        layer_violation: false,
-        bidirectional: false,
-      };
       const group = own.slice(start, end).filter((edge) => edge.edge_type !== 'LAYER_DEPENDENCY');
       const at = group.findIndex((edge) => compare(edge.edge_type, 'LAYER_DEPENDENCY') > 0);
       group.splice(at < 0 ? group.length : at, 0, implicit);
