@@ -6,12 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../cli/main.js';
 import { readIndexDir } from '../../compiler/emit/read-index-dir.js';
 import { removeTree, tempTree } from '../helpers/temp-tree.js';
+import { capture } from '../helpers/cli-io.js';
 
-function capture(cwd: string) {
-  const out: string[] = [];
-  const err: string[] = [];
-  return { io: { stdout: (s: string) => void out.push(s), stderr: (s: string) => void err.push(s), isTTY: false, cwd }, out, err };
-}
 
 const roots: string[] = [];
 afterEach(async () => {

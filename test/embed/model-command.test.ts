@@ -4,12 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runCli } from '../../cli/main.js';
 import { makeTinyModel } from '../helpers/tiny-model/make-tiny-model.js';
+import { capture } from '../helpers/cli-io.js';
 
-function capture(cwd: string) {
-  const out: string[] = [];
-  const err: string[] = [];
-  return { io: { stdout: (s: string) => void out.push(s), stderr: (s: string) => void err.push(s), isTTY: false, cwd }, out, err };
-}
 
 let store: string;
 beforeAll(async () => {
