@@ -15,8 +15,9 @@ import { modelCommand } from './commands/model.js';
 import { QUERY_COMMANDS } from './commands/query-commands.js';
 import { serveCommand } from './commands/serve.js';
 import { siteCommand } from './commands/site.js';
+import { syncCommand } from './commands/sync.js';
 
-const COMMANDS: readonly Command[] = [buildCommand, mergeCommand, hookCommand, ...QUERY_COMMANDS, chunksCommand, serveCommand, siteCommand, mcpCommand, modelCommand, enrichCommand];
+const COMMANDS: readonly Command[] = [buildCommand, mergeCommand, syncCommand, hookCommand, ...QUERY_COMMANDS, chunksCommand, serveCommand, siteCommand, mcpCommand, modelCommand, enrichCommand];
 
 function help(): string {
   const width = Math.max(...COMMANDS.map((command) => command.name.length));

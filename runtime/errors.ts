@@ -4,7 +4,7 @@
  * up here and never keep an if-chain of their own.
  *
  * Codes and messages follow the `## Possible Errors` tables of the spec (QRY-001…QRY-007,
- * CMD-001, CMD-003, CMD-004); `INVALID_PARAMS` and the HTTP-only codes are ours.
+ * CMD-001, CMD-003, CMD-004, CMD-005); `INVALID_PARAMS` and the HTTP-only codes are ours.
  * Templates use `{placeholders}`; the params a code needs are checked by the type system.
  *
  * Isomorphic: no Node-only imports.
@@ -73,6 +73,14 @@ export const ERRORS = {
   INCOMPATIBLE_STRUCTURE: { message: 'Cannot merge single-domain with multi-domain indices', http: 409, exit: EXIT.FAILURE },
   CONFLICT_REJECTED: { message: 'Merge aborted: {n} conflicts detected', http: 409, exit: EXIT.FAILURE },
   OUTPUT_WRITE_FAILED: { message: 'Cannot write to output path: {output_path}', http: 500, exit: EXIT.FAILURE },
+
+  // ── Sync (CMD-005; folder and git transports, see docs/distributed.md) ───────────────────
+  NO_LOCAL_INDEX: { message: 'No local index found at {index_path}', http: 404, exit: EXIT.UNAVAILABLE },
+  REMOTE_UNREACHABLE: { message: 'Cannot reach remote: {remote} ({detail})', http: 502, exit: EXIT.UNAVAILABLE },
+  AUTH_FAILED: { message: 'Authentication failed for remote: {remote} ({detail})', http: 401, exit: EXIT.FAILURE },
+  PUSH_REJECTED: { message: 'Push rejected: {reason}', http: 409, exit: EXIT.FAILURE },
+  NO_REMOTE_INDEX: { message: 'No merged index available on remote', http: 404, exit: EXIT.UNAVAILABLE },
+  TRANSPORT_ERROR: { message: 'Sync failed during {direction}: {detail}', http: 502, exit: EXIT.FAILURE },
 
   // ── Enrichment with an agent (CMD-003, L3; see docs/enrich.md) ─────────────────────────────
   API_KEY_MISSING: { message: 'No API key found: set {env_var} (or use --api-key-env NAME, or --agent-cmd for a local agent)', http: 401, exit: EXIT.USAGE },

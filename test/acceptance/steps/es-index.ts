@@ -455,33 +455,76 @@ defineStep(/^un índice L2 existente$/, async (world) => {
 });
 
 /**
- * `kb sync push`: the product shares indexes by committing `.kdd-index/` (docs/distributed.md)
- * and has no push command; the scenario stays pending until one exists.
+ * `kb sync push` → `kdd sync push --to <scenario>/server --json` (folder transport, CMD-005): the
+ * index goes to `server/indexes/<developer>/`; the steps check the report's file list and what
+ * arrived in the folder.
  */
+const SYNC_SERVER = 'server';
+
+/** Files under `dir` (relative, POSIX), recursively. */
+async function filesIn(dir: string): Promise<string[]> {
+  const { readdir } = await import('node:fs/promises');
+  const { relative, sep } = await import('node:path');
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries.filter((e) => e.isFile()).map((e) => relative(dir, `${e.parentPath}/${e.name}`).split(sep).join('/')).sort();
+}
+
+interface SyncPushJson {
+  destination: string;
+  files: { path: string; bytes: number }[];
+  skipped: string[];
+}
+
 defineStep(/^ejecuto "kb sync push"$/, async (world) => {
-  if (!(await commandExists('sync'))) world.stop('`kdd sync push` does not exist (no sync command in cli/main.ts COMMANDS; indexes travel by git, docs/distributed.md)');
-  await world.kdd(['sync', 'push', '--json']);
+  if (!(await commandExists('sync'))) world.stop('`kdd sync push` does not exist (no sync command in cli/main.ts COMMANDS)');
+  await world.write(`${SYNC_SERVER}/.keep`, '');
+  const run = await world.kdd(['sync', 'push', '--to', SYNC_SERVER, '--as', 'dev', '--json']);
+  expect(run.code, `kdd sync push exit code; stderr:\n${run.stderr}`).toBe(0);
+  world.vars.push = world.lastJson<SyncPushJson>();
 });
 
-defineStep(/^se transmiten los artefactos de "\.kdd-index\/"$/, (world) => {
-  expect(world.last!.code).toBe(0);
+defineStep(/^se transmiten los artefactos de "\.kdd-index\/"$/, async (world) => {
+  const push = world.vars.push as SyncPushJson;
+  // Every artifact of the local index (the local-only `.cache/` aside) travelled, byte for byte.
+  const local = (await filesIn(world.path('.kdd-index'))).filter((path) => !path.startsWith('.cache/'));
+  expect(push.files.map((f) => f.path), 'files listed in the push report').toEqual(local);
+  expect(local, 'the index has a manifest, nodes and edges').toEqual(expect.arrayContaining(['manifest.json', 'edges/edges.jsonl', 'nodes/entity/Pedido.json']));
+  if (world.vars.indexLevel === 'L2') expect(local.some((path) => path.startsWith('embeddings/')), 'vector shards of the L2 index').toBe(true);
+  expect(await filesIn(push.destination), `files in ${push.destination}`).toEqual(local);
+  for (const path of local) {
+    expect(await world.read(`${push.destination}/${path}`), `transmitted ${path}`).toBe(await world.read(`.kdd-index/${path}`));
+  }
+  expect(push.skipped, 'local-only files not sent').toContain('.cache/');
 });
 
-defineStep(/^no se transmite ningún fichero de "\/specs"$/, (world) => {
-  expect(world.last!.stdout).not.toMatch(/specs\//);
+defineStep(/^no se transmite ningún fichero de "\/specs"$/, async (world) => {
+  const push = world.vars.push as SyncPushJson;
+  const specs = await filesIn(world.path('specs'));
+  const names = new Set(specs.map((path) => basename(path)));
+  for (const file of push.files) {
+    expect(file.path.endsWith('.md') || names.has(basename(file.path)), `spec-like file in the push report: ${file.path}`).toBe(false);
+  }
+  const arrived = await filesIn(world.path(SYNC_SERVER));
+  const specBytes = new Set(await Promise.all(specs.map((path) => world.read(`specs/${path}`))));
+  for (const path of arrived) {
+    expect(path.endsWith('.md'), `Markdown file on the server: ${path}`).toBe(false);
+    expect(specBytes.has(await world.read(`${SYNC_SERVER}/${path}`)), `${path} on the server is a copy of a spec file`).toBe(false);
+  }
 });
 
 /**
  * Contradiction (docs/acceptance.md #2): the Embedding entity stores `raw_text`, so artifacts hold
- * the text of sections; what must never travel is a spec file itself (its Markdown source).
+ * the text of sections; what must never travel is a spec file itself (its Markdown source): no
+ * transmitted artifact (nor the local index) contains a spec file's body verbatim.
  */
 defineStep(/^los artefactos no contienen el contenido Markdown original$/, async (world) => {
-  const { readdir, readFile } = await import('node:fs/promises');
-  const files = (await readdir(world.path('.kdd-index'), { recursive: true, withFileTypes: true })).filter((e) => e.isFile());
-  const artefacts = await Promise.all(files.map((f) => readFile(`${f.parentPath}/${f.name}`, 'utf8')));
-  for (const [path, text] of Object.entries(baseTree())) {
-    const body = text.split('\n---\n')[1] ?? text;
-    for (const artefact of artefacts) expect(artefact.includes(body), `Markdown source of ${path} inside .kdd-index`).toBe(false);
+  const folders = [world.path('.kdd-index'), ...(world.vars.push ? [(world.vars.push as SyncPushJson).destination] : [])];
+  for (const folder of folders) {
+    const artefacts = await Promise.all((await filesIn(folder)).map(async (path) => [path, await world.read(`${folder}/${path}`)] as const));
+    for (const [path, text] of Object.entries(baseTree())) {
+      const body = text.split('\n---\n')[1] ?? text;
+      for (const [name, artefact] of artefacts) expect(artefact.includes(body), `Markdown source of ${path} inside ${folder}/${name}`).toBe(false);
+    }
   }
 });
 

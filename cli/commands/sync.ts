@@ -1,0 +1,78 @@
+import { resolve } from 'node:path';
+import { pullFromFolder, pullWithGit, pushToFolder, pushWithGit, type SyncPullReport, type SyncPushReport } from '../../compiler/sync-push.js';
+import { parseFlags, UsageError, type Command } from '../command.js';
+
+const USAGE = [
+  'kdd sync push (--to DIR [--as NAME] | --git [--remote origin]) [--index-dir .kdd-index] [--json]',
+  'kdd sync pull (--from DIR | --git [REF…] [--remote origin] [--repo .] [--index-path .kdd-index]) [-o dist] [--index-dir OUT_INDEX] [--models-dir DIR] [--json]',
+  '',
+  'Transports: a shared folder (--to/--from DIR: DIR/indexes/<developer>/) or git (--git: commit .kdd-index/ and push;',
+  'fetch and merge the .kdd-index/ of the remote branches). The API transport of CMD-005 (POST /v1/index/push) is not built.',
+].join('\n');
+
+export const syncCommand: Command = {
+  name: 'sync',
+  summary: 'Push this index to a shared folder or git remote, pull the team\'s merged index (UC-007); never sends spec files',
+  usage: USAGE,
+  async run(argv, io) {
+    const [direction, ...rest] = argv;
+    if (direction !== 'push' && direction !== 'pull') throw new UsageError(`expected 'push' or 'pull' (got ${direction ? `'${direction}'` : 'nothing'})`);
+    const { values, positionals } = parseFlags(rest, {
+      to: { type: 'string' },
+      from: { type: 'string' },
+      git: { type: 'boolean', default: false },
+      transport: { type: 'string' },
+      as: { type: 'string' },
+      remote: { type: 'string', default: 'origin' },
+      'index-dir': { type: 'string' },
+      repo: { type: 'string', default: '.' },
+      'index-path': { type: 'string', default: '.kdd-index' },
+      out: { type: 'string', short: 'o', default: 'dist' },
+      'models-dir': { type: 'string' },
+      json: { type: 'boolean', default: false },
+    });
+    if (values.transport === 'api') throw new UsageError('the API transport (POST /v1/index/push, GET /v1/index/pull) is not built: use --to/--from DIR or --git');
+    if (values.transport !== undefined && values.transport !== 'git' && values.transport !== 'folder') throw new UsageError(`unknown --transport '${values.transport}'`);
+    const git = values.git || values.transport === 'git';
+    const folder = direction === 'push' ? values.to : values.from;
+    if (direction === 'push' && values.from) throw new UsageError('push takes --to DIR, not --from');
+    if (direction === 'pull' && values.to) throw new UsageError('pull takes --from DIR, not --to');
+    if (git === Boolean(folder)) throw new UsageError(`choose one transport: ${direction === 'push' ? '--to DIR' : '--from DIR'} or --git`);
+    if (positionals.length > 0 && !(git && direction === 'pull')) throw new UsageError(`unexpected argument '${positionals[0]}'`);
+    const at = (path: string) => resolve(io.cwd, path);
+
+    let report: SyncPushReport | SyncPullReport;
+    if (direction === 'push') {
+      const indexDir = at(values['index-dir'] ?? '.kdd-index');
+      report = git ? await pushWithGit({ indexDir, remote: values.remote }) : await pushToFolder({ indexDir, to: at(folder!), as: values.as });
+    } else {
+      const output = { outDir: at(values.out), indexDir: values['index-dir'] ? at(values['index-dir']) : undefined, modelsDir: values['models-dir'] ? at(values['models-dir']) : undefined };
+      report = git
+        ? await pullWithGit({ ...output, repo: at(values.repo), remote: values.remote, refs: positionals, indexPath: values['index-path'] })
+        : await pullFromFolder({ ...output, from: at(folder!) });
+    }
+    io.stdout(values.json ? `${JSON.stringify(report, null, 2)}\n` : summary(report));
+    return 0;
+  },
+};
+
+function summary(report: SyncPushReport | SyncPullReport): string {
+  if (report.direction === 'pull') {
+    const { merge } = report;
+    return [
+      `kdd sync pull (${report.transport}): ${report.developers.length} index(es) from ${report.remote} → ${merge.nodes} nodes, ${merge.edges} edges in ${report.duration_ms} ms`,
+      ...report.developers.map((developer) => `  ${developer}`),
+      `  conflicts resolved: ${merge.conflicts_resolved}   tombstones applied: ${merge.tombstones_applied}   dangling links: ${merge.dangling_links}`,
+      ...merge.warnings.map((warning) => `  warning: ${warning}`),
+      `  bundle: ${merge.bundle.bundle} (${merge.bundle.bytes} bytes)${merge.index_dir ? `   .kdd-index: ${merge.index_dir.written} written, ${merge.index_dir.removed} removed` : ''}`,
+      '',
+    ].join('\n');
+  }
+  const where = report.transport === 'folder' ? report.destination : `${report.remote} (${report.git!.branch}${report.git!.commit ? `, commit ${report.git!.commit.slice(0, 12)}` : ', index unchanged'})`;
+  return [
+    `kdd sync push (${report.transport}): ${report.files.length} artifact(s), ${report.bytes} bytes → ${where} in ${report.duration_ms} ms`,
+    ...(report.skipped.length ? [`  not sent: ${report.skipped.join(', ')}`] : []),
+    ...report.warnings.map((warning) => `  warning: ${warning}`),
+    '',
+  ].join('\n');
+}
