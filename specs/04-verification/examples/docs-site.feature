@@ -17,17 +17,25 @@ Feature: Static docs site with client-side search
     And the static file server answers "/" with the site's "index.html"
 
   @QRY-001 @REQ-003
-  Scenario: SCN-Site-002 — Searching sends no network request after the bundle is loaded
-    Given a headless browser opened the site root and the search box is enabled
-    When I type "tombstone" in the search box
-    Then within 1 second the first result is "Tombstone"
-    And the browser made no network request after the bundle download
+  Scenario: SCN-Site-002 — Searching sends no network request once the full bundle is loaded
+    Given headless Chromium opened the site root and the search box is enabled
+    And the worker downloaded the bundle named in "dist/kdd.json" in the background
+    When I type "tombstone" into the search box
+    Then the first result listed is "Tombstone" ("Entity:Tombstone"), within 1 second
+    And the browser sent no request after the bundle download
 
   @QRY-002
-  Scenario: SCN-Site-003 — A node page lists relations grouped by edge type
-    When I open "#/node/Entity:Tombstone"
-    Then the page title is "Tombstone"
-    And the relations panel shows "ENTITY_RULE ←" with "BR-MERGE-001"
-    And the relations panel shows "EMITS →" with "EVT-KDDDocument-Deleted"
-    When I open "#/node/Entity:Nope"
-    Then the page shows "Entity:Nope"
+  Scenario: SCN-Site-003 — A node page lists its edges grouped by type and leads on to the graph
+    Given headless Chromium opened "#/node/Entity:Tombstone"
+    Then the node page of "Entity:Tombstone" is shown with the heading "Tombstone"
+    And the "Incoming edges" group "ENTITY_RULE" links to "BR:BR-MERGE-001"
+    And the "Outgoing edges" group "EMITS" links to "EVT:EVT-KDDDocument-Deleted"
+    When I follow the "EMITS" edge to "EVT:EVT-KDDDocument-Deleted"
+    Then the node page of "EVT:EVT-KDDDocument-Deleted" is shown
+    When I open its neighbourhood graph
+    Then the graph is centred on "EVT:EVT-KDDDocument-Deleted" and draws "Entity:Tombstone"
+    When I click "Entity:Tombstone" in the graph
+    Then the graph is centred on "Entity:Tombstone"
+    When I go to "#/node/Entity:Nope"
+    Then the page reports "NODE_NOT_FOUND: Node not found: Entity:Nope" under "Cannot show this page"
+    And the page logged no error

@@ -304,20 +304,3 @@ defineStep(/^the static file server answers "\/" with the site's "index\.html"$/
   expect(await response.text()).toBe(await world.read('dist/index.html'));
 });
 
-/** Browser-driven steps: the acceptance suite has no headless browser; test/browser/ covers them. */
-const BROWSER = 'needs a headless browser (not part of the acceptance run; test/browser/ is excluded)';
-for (const pattern of [
-  /^a headless browser opened the site root and the search box is enabled$/,
-  /^I type "([^"]+)" in the search box$/,
-  /^within (\d+) seconds? the first result is "([^"]+)"$/,
-  /^the browser made no network request after the bundle download$/,
-  /^I clear the box and type "([^"]+)"$/,
-  /^the hint "([^"]+)" is shown and no query ran$/,
-  /^I open "([^"]+)"$/,
-  /^the page title is "([^"]+)"$/,
-  /^the relations panel shows "([^"]+)" with "([^"]+)"$/,
-  /^the page shows "([^"]+)"$/,
-]) {
-  defineStep(pattern, (world) => world.stop(BROWSER));
-}
-

@@ -4,3 +4,4 @@ import './es-query.js';
 import './es-merge.js';
 import './en-cli.js';
 import './en-serve.js';
+import './en-site.js';
