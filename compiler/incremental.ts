@@ -20,6 +20,7 @@ import { canonical, stableJson } from './emit/canonical.js';
 import { readPointer, writeDist, type BundlePointer } from './emit/dist.js';
 import { edgesJsonl, nodeFilePath, nodeFileText, writeIndexDir, type IndexDirWrite } from './emit/index-dir.js';
 import { packBundle } from './emit/pack.js';
+import { packCachePath, readPackMemo, writePackMemo } from './emit/pack-cache.js';
 import { readRecordCache, recordCachePath, writeRecordCache } from './emit/record-cache.js';
 import { readIndex, readTombstones, writeTombstones, sortTombstones, type IndexContent, type Tombstone } from './emit/tombstones.js';
 import { now, type DomainEvent } from './events.js';
@@ -103,7 +104,12 @@ export async function buildIndex(options: IndexBuildOptions): Promise<IndexBuild
   if (await writeTombstones(indexDir, result.tombstones)) written.written.push('tombstones.jsonl');
   // Unchanged artifacts ⇒ unchanged records and manifest ⇒ the same bundle: skip the costly pack.
   const kept = reuse && written.written.length === 0 && written.removed.length === 0 ? await currentPointer(outDir) : null;
-  const pointer = kept ?? (await writeDist(outDir, packBundle({ ...result.graph, manifest: result.manifest, vectors: semantic.vectors }), result.manifest));
+  // Pack cache (compiler/emit/pack-cache.ts): per-node pack products, next to the record cache.
+  const packFile = cacheFile === false ? null : packCachePath(indexDir);
+  const memo = kept === null && packFile ? await readPackMemo(packFile) : undefined;
+  const pointer = kept ?? (await writeDist(outDir, packBundle({ ...result.graph, manifest: result.manifest, vectors: semantic.vectors }, { memo }), result.manifest));
+  // An optimisation: failing to write it must not fail the build.
+  if (memo && packFile) await writePackMemo(packFile, memo).catch(() => undefined);
   if (cacheFile && (kept === null || !sameStamps(previous.stamps, result.stamps))) await writeCache(cacheFile, result);
   return {
     ...report(result, pointer, written, performance.now() - started),

@@ -10,6 +10,7 @@ import { appendFile, cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { packBundle } from '../../compiler/emit/pack.js';
+import { packCachePath, readPackMemo, writePackMemo } from '../../compiler/emit/pack-cache.js';
 import { readIndex } from '../../compiler/emit/tombstones.js';
 import { buildIndex, compileIncremental } from '../../compiler/incremental.js';
 import { listSpecPaths } from '../../compiler/read.js';
@@ -31,12 +32,12 @@ const scenario: Scenario = {
     const measured = corpora.filter((corpus) => corpus.documents >= MIN_DOCUMENTS);
     if (measured.length === 0) return { skipped: `no corpus of ${int(MIN_DOCUMENTS)} documents or more was requested` };
     const report: ScenarioReport = {
-      columns: ['docs', 'runs', 'full build s', 'one edit ms (median)', 'unchanged tree ms', 'split of one edit: read index / compile / pack ms', 're-indexed'],
+      columns: ['docs', 'runs', 'full build s', 'one edit ms (median)', 'unchanged tree ms', 'split of one edit: read index / compile / pack cold / pack cached ms', 'pack cache read / write ms', 're-indexed'],
       rows: [],
       notes: [
         `One edit = append a line to one spec file (a different file each run), then \`buildIndex\` (read the previous \`.kdd-index/\`, read and hash the specs, re-extract the changed file, re-link, write what changed, pack, write \`dist/\`). Median of up to ${RUNS} runs.`,
         'Unchanged tree = `buildIndex` with nothing edited: the bundle is kept, so this is every stage but the pack.',
-        'Split: the same edit timed stage by stage with `readIndex`, `compileIncremental` and `packBundle` called directly (one run; writes not included). It takes the path without the record cache: 10k node JSON files read back, every spec read and hashed; `buildIndex` itself reads the cache and skips specs whose size/mtime/ctime stamp is unchanged (the unchanged-tree column).',
+        'Split: the same edit timed stage by stage with `readIndex`, `compileIncremental` and `packBundle` called directly (one run; writes not included). Pack cold = `packBundle` without a memo (what every build did before the pack cache); pack cached = `packBundle(…, { memo })` with the memo `buildIndex` left in `.kdd-index/.cache/pack` (compiler/emit/pack-cache.ts), whose read and rewrite are timed in the next column; both give the same bytes (checked). It takes the path without the record cache: 10k node JSON files read back, every spec read and hashed; `buildIndex` itself reads the cache and skips specs whose size/mtime/ctime stamp is unchanged (the unchanged-tree column).',
         'The tree is a copy of the bench corpus in a temp folder outside git (no `git log` cost).',
       ],
     };
@@ -83,8 +84,20 @@ async function measure(corpus: Corpus, context: BenchContext): Promise<string[]>
     const result = await compileIncremental(dirs, previous, true, dirs.indexDir);
     const compileMs = performance.now() - started;
     started = performance.now();
-    packBundle({ ...result.graph, manifest: result.manifest });
+    const cold = packBundle({ ...result.graph, manifest: result.manifest });
     const packMs = performance.now() - started;
+    const cacheFile = packCachePath(dirs.indexDir);
+    started = performance.now();
+    const memo = await readPackMemo(cacheFile);
+    const cacheReadMs = performance.now() - started;
+    started = performance.now();
+    const cached = packBundle({ ...result.graph, manifest: result.manifest }, { memo });
+    const cachedMs = performance.now() - started;
+    started = performance.now();
+    await writePackMemo(join(root, 'pack.copy'), memo);
+    const cacheWriteMs = performance.now() - started;
+    if (cached.hash !== cold.hash) throw new Error('incremental: the cached pack differs from the cold pack');
+    if (memo.stored === 0) context.log('incremental: no pack cache was found after buildIndex');
 
     const editMs = median(edits.times);
     const target = TARGETS.get(corpus.documents);
@@ -94,7 +107,8 @@ async function measure(corpus: Corpus, context: BenchContext): Promise<string[]>
       fixed(fullS, 2),
       target === undefined ? int(editMs) : withTarget(int(editMs), editMs, { max: target, label: `≤ ${int(target)}` }),
       int(median(unchanged.times)),
-      `${int(readMs)} / ${int(compileMs)} / ${int(packMs)}`,
+      `${int(readMs)} / ${int(compileMs)} / ${int(packMs)} / ${int(cachedMs)}`,
+      `${int(cacheReadMs)} / ${int(cacheWriteMs)}`,
       int(reindexed),
     ];
   } finally {

@@ -5,13 +5,13 @@
 import { createHash } from 'node:crypto';
 import { BUNDLE_FORMAT_VERSION, encodeBundle, type Bundle, type BundleChunk, type BundleVectors } from '../../runtime/bundle-format.js';
 import type { GraphEdge, GraphNode, IndexManifest } from '../../runtime/model.js';
-import { buildTextIndex } from '../../runtime/search/index.js';
-import { buildChunkIndex } from '../../runtime/search/chunk-index.js';
+import { TermCounter, TermIds, assembleTextIndex } from '../../runtime/search/bm25f.js';
+import { assembleChunkIndex } from '../../runtime/search/chunk-index.js';
 import type { QuantizedVectors } from '../../runtime/vectors.js';
-import { chunkAll } from '../embed/chunk.js';
 import { withEnrichmentSections } from '../enrich/edges.js';
 import type { Graph } from '../graph/link.js';
 import { canonical } from './canonical.js';
+import { computeNodePack, memoNodePack, type NodePack, type PackMemo } from './pack-cache.js';
 
 export interface PackedBundle {
   bytes: Uint8Array;
@@ -31,12 +31,26 @@ export interface PackVectors {
 
 export type PackInput = Pick<Graph, 'nodes' | 'edges' | 'dangling' | 'layer_violations' | 'enrichment_summaries'> & { manifest: IndexManifest; vectors?: PackVectors | null };
 
-export function packBundle(input: PackInput): PackedBundle {
+export interface PackOptions {
+  /**
+   * Per-node pack products from earlier packs (compiler/emit/pack-cache.ts): nodes whose content
+   * it holds are not tokenised or chunked again, new ones are added. The bytes do not depend on it.
+   */
+  memo?: PackMemo;
+}
+
+export function packBundle(input: PackInput, options: PackOptions = {}): PackedBundle {
   // L3 summaries become a last, searchable section of their node (compiler/enrich/edges.ts).
   const nodes = canonical(withEnrichmentSections(input.nodes, input.enrichment_summaries));
   const edges = canonical(input.edges);
   const { outgoing, incoming } = adjacency(nodes, edges);
-  const chunks = bundleChunks(nodes);
+  // Tokenise and chunk each node once (or take it from the memo), then assemble both indexes.
+  const { memo } = options;
+  if (memo) memo.used.clear();
+  const vocab = memo?.vocab ?? new TermIds();
+  const counter = new TermCounter();
+  const packs = nodes.map((node) => (memo ? memoNodePack(memo, node, counter) : computeNodePack(node, vocab, counter)));
+  const { chunks, chunkTerms } = bundleChunks(packs);
   const bundle: Bundle = {
     format: BUNDLE_FORMAT_VERSION,
     // Who built it and at which HEAD is not part of what was built: two developers' bundles of the
@@ -48,8 +62,8 @@ export function packBundle(input: PackInput): PackedBundle {
     incoming,
     layer_violations: canonical(input.layer_violations),
     dangling: canonical(input.dangling),
-    search: buildTextIndex(nodes),
-    chunk_search: buildChunkIndex(chunks, nodes), // chunk_search: issue #10
+    search: assembleTextIndex(packs, vocab.terms, packs.map((pack) => pack.keys)),
+    chunk_search: assembleChunkIndex(chunkTerms, vocab.terms), // chunk_search: issue #10
     chunks,
     vectors: input.vectors ? bundleVectors(input.vectors, chunks) : null,
   };
@@ -74,18 +88,21 @@ function adjacency(nodes: readonly GraphNode[], edges: readonly GraphEdge[]) {
   return { outgoing, incoming };
 }
 
-function bundleChunks(nodes: readonly GraphNode[]): BundleChunk[] {
-  return nodes.flatMap((node, index) =>
-    chunkAll(node).map((chunk) => ({
-      id: chunk.chunk_id,
-      node: index,
-      position: chunk.position,
-      section: chunk.section_index,
-      start: chunk.start,
-      end: chunk.end,
-      embeddable: chunk.embeddable,
-    })),
-  );
+/** The bundle's chunks (`chunkAll` of each node, in node order) and each chunk's `[term, tf]` pairs. */
+function bundleChunks(packs: readonly NodePack[]): { chunks: BundleChunk[]; chunkTerms: Uint32Array[] } {
+  const chunks: BundleChunk[] = [];
+  const chunkTerms: Uint32Array[] = [];
+  packs.forEach((pack, node) => {
+    let from = 0;
+    pack.chunkIds.forEach((id, k) => {
+      const row = k * 5;
+      const r = pack.chunkRows;
+      chunks.push({ id, node, position: r[row]!, section: r[row + 1]!, start: r[row + 2]!, end: r[row + 3]!, embeddable: r[row + 4] === 1 });
+      chunkTerms.push(pack.chunkTerms.subarray(from, pack.chunkEnds[k]!));
+      from = pack.chunkEnds[k]!;
+    });
+  });
+  return { chunks, chunkTerms };
 }
 
 /** Re-orders the embed stage's rows to follow the bundle's chunk order. */

@@ -43,83 +43,145 @@ const TAIL_SHARE = 0.05;
 const NF = FIELDS.length;
 
 /**
+ * Tokenised text of one node, independent of its position: `lens` = tokens per field (FIELDS order,
+ * ≤ 0xffff), `terms` = flat `[term id, field << 12 | min(tf, 0xfff)]` pairs (fields ascending), ids into
+ * the {@link TermIds} it was tokenised with. What the pack cache keeps per node (compiler/emit/pack-cache.ts).
+ */
+export interface NodeTerms {
+  lens: ArrayLike<number>;
+  terms: ArrayLike<number>;
+}
+
+/**
  * Tokenises every node once, at build time. `nodes` must be in bundle order (node index = position).
  * Tokens are produced per CHUNK run (tokenize() is chunk-wise), memoised as term ids for the build,
  * and counted in typed arrays: the output equals a plain `tokenize` + `Map` count, much faster.
  */
 export function buildTextIndex(nodes: readonly GraphNode[]): SerializedTextIndex {
   const vocab = new TermIds();
-  const lens = new Uint16Array(nodes.length * NF);
-  let counts = new Int32Array(1024);
-  const seen: number[] = [];
-  const ids: number[] = [];
-  for (let doc = 0; doc < nodes.length; doc++) {
-    const texts = fieldTexts(nodes[doc]!);
-    for (let field = 0; field < NF; field++) {
-      ids.length = 0;
-      vocab.tokenIds(texts[field]!, ids);
-      lens[doc * NF + field] = Math.min(ids.length, 0xffff);
-      if (counts.length < vocab.size) {
-        const grown = new Int32Array(Math.max(vocab.size, counts.length * 2));
-        grown.set(counts);
-        counts = grown;
-      }
-      seen.length = 0;
-      for (let k = 0; k < ids.length; k++) {
-        const t = ids[k]!;
-        if (counts[t] === 0) seen.push(t);
-        counts[t] = counts[t]! + 1;
-      }
-      // Postings are per term, so only the (doc, field) order within a term matters: ascending.
-      for (let k = 0; k < seen.length; k++) {
-        const t = seen[k]!;
-        vocab.postings[t]!.push(doc, (field << 12) | Math.min(counts[t]!, 0xfff));
-        counts[t] = 0;
-      }
+  const counts = new TermCounter();
+  const perNode = nodes.map((node) => nodeTerms(node, vocab, counts));
+  return assembleTextIndex(perNode, vocab.terms, nodes.map(exactKeys));
+}
+
+/** Reusable scratch for {@link nodeTerms}: a count per term id. */
+export class TermCounter {
+  counts = new Int32Array(1024);
+  readonly seen: number[] = [];
+  readonly ids: number[] = [];
+}
+
+/** The terms of one node's fields ({@link NodeTerms}); `vocab` gets any new term. */
+export function nodeTerms(node: GraphNode, vocab: TermIds, scratch: TermCounter = new TermCounter()): NodeTerms {
+  const texts = fieldTexts(node);
+  const lens = new Array<number>(NF);
+  const out: number[] = [];
+  const { seen, ids } = scratch;
+  for (let field = 0; field < NF; field++) {
+    ids.length = 0;
+    vocab.tokenIds(texts[field]!, ids);
+    lens[field] = Math.min(ids.length, 0xffff);
+    if (scratch.counts.length < vocab.size) {
+      const grown = new Int32Array(Math.max(vocab.size, scratch.counts.length * 2));
+      grown.set(scratch.counts);
+      scratch.counts = grown;
+    }
+    const counts = scratch.counts;
+    seen.length = 0;
+    for (let k = 0; k < ids.length; k++) {
+      const t = ids[k]!;
+      if (counts[t] === 0) seen.push(t);
+      counts[t] = counts[t]! + 1;
+    }
+    for (let k = 0; k < seen.length; k++) {
+      const t = seen[k]!;
+      out.push(t, (field << 12) | Math.min(counts[t]!, 0xfff));
+      counts[t] = 0;
     }
   }
-  const order = vocab.terms.map((_, i) => i).sort((a, b) => (vocab.terms[a]! < vocab.terms[b]! ? -1 : 1));
+  return { lens, terms: out };
+}
+
+/**
+ * Postings from per-node term lists (node i = position i) whose ids index `terms` (a vocabulary
+ * that may hold terms no node uses: only used ones are written). `keys[i]` = {@link exactKeys} of node i.
+ * Equal to {@link buildTextIndex} of the nodes the lists were made from, byte for byte.
+ */
+export function assembleTextIndex(perNode: readonly NodeTerms[], terms: readonly string[], keys: readonly (readonly string[])[]): SerializedTextIndex {
+  const n = perNode.length;
+  const lens = new Uint16Array(n * NF);
+  const df = new Uint32Array(terms.length);
   let total = 0;
-  for (const list of vocab.postings) total += list.length >> 1;
-  const offsets = new Uint32Array(order.length + 1);
+  for (let doc = 0; doc < n; doc++) {
+    const { lens: l, terms: list } = perNode[doc]!;
+    for (let f = 0; f < NF; f++) lens[doc * NF + f] = l[f]!;
+    for (let k = 0; k < list.length; k += 2) df[list[k]!]!++;
+    total += list.length >> 1;
+  }
+  const used: number[] = [];
+  for (let t = 0; t < terms.length; t++) if (df[t]! > 0) used.push(t);
+  used.sort((a, b) => (terms[a]! < terms[b]! ? -1 : 1));
+  // Start of each term's slice; postings of a term are filled in (doc, field) order: ascending.
+  const cursor = new Uint32Array(terms.length);
+  const offsets = new Uint32Array(used.length + 1);
+  let p = 0;
+  for (let k = 0; k < used.length; k++) {
+    cursor[used[k]!] = p;
+    p += df[used[k]!]!;
+    offsets[k + 1] = p;
+  }
   const docs = new Uint32Array(total);
   const tfs = new Uint16Array(total);
-  let p = 0;
-  for (let k = 0; k < order.length; k++) {
-    const list = vocab.postings[order[k]!]!;
-    for (let i = 0; i < list.length; i += 2) (docs[p] = list[i]!), (tfs[p] = list[i + 1]!), p++;
-    offsets[k + 1] = p;
+  for (let doc = 0; doc < n; doc++) {
+    const list = perNode[doc]!.terms;
+    for (let k = 0; k < list.length; k += 2) {
+      const at = cursor[list[k]!]!++;
+      docs[at] = doc;
+      tfs[at] = list[k + 1]!;
+    }
   }
   const data: SerializedTextIndex = {
     format: SEARCH_FORMAT,
     fields: FIELDS.map((f) => f.name),
-    nodes: nodes.length,
-    terms: order.map((i) => vocab.terms[i]).join('\n'),
+    nodes: n,
+    terms: used.map((i) => terms[i]).join('\n'),
     offsets: u32ToBytes(offsets),
     docs: u32ToBytes(docs),
     tfs: u16ToBytes(tfs),
     lens: u16ToBytes(lens),
   };
-  const exact = exactTable(nodes);
-  const keys = [...exact.keys()].sort();
-  if (!keys.some((key) => key.includes('\n'))) {
+  const exact = new Map<string, number[]>();
+  keys.forEach((list, i) => {
+    for (const key of list) {
+      const nodes = exact.get(key);
+      if (nodes) nodes.push(i);
+      else exact.set(key, [i]);
+    }
+  });
+  const sortedKeys = [...exact.keys()].sort();
+  if (!sortedKeys.some((key) => key.includes('\n'))) {
     const keyOffsets = [0];
     const keyNodes: number[] = [];
-    for (const key of keys) keyNodes.push(...exact.get(key)!), keyOffsets.push(keyNodes.length);
-    data.keys = keys.join('\n');
+    for (const key of sortedKeys) keyNodes.push(...exact.get(key)!), keyOffsets.push(keyNodes.length);
+    data.keys = sortedKeys.join('\n');
     data.key_offsets = u32ToBytes(keyOffsets);
     data.key_nodes = u32ToBytes(keyNodes);
   }
   return data;
 }
 
+/** A node's exact-match keys: folded id, doc id, title, file name and aliases (distinct, non-empty). */
+export function exactKeys(node: GraphNode): string[] {
+  const keys = new Set([node.id, node.doc_id, node.title, baseName(node.source_file), ...node.aliases].map((k) => fold(k).trim()));
+  keys.delete('');
+  return [...keys];
+}
+
 /** Folded id, doc id, title, file name and aliases → node positions (ascending, no repeats). */
 function exactTable(nodes: readonly GraphNode[]): Map<string, number[]> {
   const exact = new Map<string, number[]>();
   nodes.forEach((node, i) => {
-    const keys = new Set([node.id, node.doc_id, node.title, baseName(node.source_file), ...node.aliases].map((k) => fold(k).trim()));
-    for (const key of keys) {
-      if (!key) continue;
+    for (const key of exactKeys(node)) {
       const list = exact.get(key);
       if (list) list.push(i);
       else exact.set(key, [i]);
@@ -150,12 +212,16 @@ function isSorted(list: readonly string[]): boolean {
 // A run of letters/digits joined by - : _ . / — the tokenizer's CHUNK (tokens never cross a run).
 const RUN = new RegExp(CHUNK.source, 'gu');
 
-/** Build-time vocabulary: term ⇄ id, postings per id, and run → term ids memo. */
-class TermIds {
+/** Build-time vocabulary: term ⇄ id and run → term ids memo. */
+export class TermIds {
   readonly terms: string[] = [];
-  readonly postings: number[][] = [];
   private readonly ids = new Map<string, number>();
   private readonly runs = new Map<string, readonly number[]>();
+
+  /** A vocabulary that starts with `terms` (ids = positions; distinct terms expected). */
+  constructor(terms: readonly string[] = []) {
+    for (const term of terms) this.id(term);
+  }
 
   get size(): number {
     return this.terms.length;
@@ -175,12 +241,12 @@ class TermIds {
     }
   }
 
-  private id(term: string): number {
+  /** Id of `term`, added when new. */
+  id(term: string): number {
     let id = this.ids.get(term);
     if (id === undefined) {
       id = this.terms.push(term) - 1;
       this.ids.set(term, id);
-      this.postings.push([]);
     }
     return id;
   }

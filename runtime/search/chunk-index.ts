@@ -60,36 +60,85 @@ export function chunkTermFrequencies(chunk: BundleChunk, node: GraphNode): Map<s
   return tf;
 }
 
+/**
+ * {@link chunkTermFrequencies} as flat `[term id, tf]` pairs appended to `out`, ids from `vocab`
+ * (position-independent: what the pack cache keeps per chunk, compiler/emit/pack-cache.ts).
+ */
+export function chunkTermIds(chunk: Pick<BundleChunk, 'section' | 'start' | 'end'>, node: GraphNode, vocab: { id(term: string): number }, out: number[] = []): number[] {
+  for (const [term, tf] of chunkTermFrequencies(chunk as BundleChunk, node)) out.push(vocab.id(term), tf);
+  return out;
+}
+
 /** Builds the chunk index; `chunks` in bundle order (chunk index = position). */
 export function buildChunkIndex(chunks: readonly BundleChunk[], nodes: readonly GraphNode[]): SerializedChunkIndex {
-  const lists = new Map<string, number[]>(); // term → flat [chunk, tf, …], chunks ascending
-  chunks.forEach((chunk, at) => {
+  const ids = new Map<string, number>();
+  const terms: string[] = [];
+  const vocab = {
+    id(term: string): number {
+      let id = ids.get(term);
+      if (id === undefined) ids.set(term, (id = terms.push(term) - 1));
+      return id;
+    },
+  };
+  const lists = chunks.map((chunk) => {
     const node = nodes[chunk.node];
-    if (!node) return;
-    for (const [term, tf] of chunkTermFrequencies(chunk, node)) {
-      let list = lists.get(term);
-      if (!list) lists.set(term, (list = []));
-      list.push(at, tf);
+    return node ? chunkTermIds(chunk, node, vocab) : [];
+  });
+  return assembleChunkIndex(lists, terms);
+}
+
+/**
+ * The chunk index from per-chunk `[term id, tf]` lists (chunk i = position i), ids into `terms`
+ * (which may hold terms no chunk uses). Equal to {@link buildChunkIndex} of the chunks the lists
+ * were made from, byte for byte.
+ */
+export function assembleChunkIndex(lists: readonly ArrayLike<number>[], terms: readonly string[]): SerializedChunkIndex {
+  const df = new Uint32Array(terms.length);
+  let total = 0;
+  for (const list of lists) {
+    for (let k = 0; k < list.length; k += 2) df[list[k]!]!++;
+    total += list.length >> 1;
+  }
+  const used: number[] = [];
+  for (let t = 0; t < terms.length; t++) if (df[t]! > 0) used.push(t);
+  used.sort((a, b) => (terms[a]! < terms[b]! ? -1 : 1));
+  // Counting sort into per-term slices: chunks ascending within a term.
+  const cursor = new Uint32Array(terms.length);
+  const start = new Uint32Array(used.length + 1);
+  let p = 0;
+  for (let k = 0; k < used.length; k++) (cursor[used[k]!] = p), (p += df[used[k]!]!), (start[k + 1] = p);
+  const chunkOf = new Uint32Array(total);
+  const tfOf = new Uint8Array(total);
+  lists.forEach((list, chunk) => {
+    for (let k = 0; k < list.length; k += 2) {
+      const at = cursor[list[k]!]!++;
+      chunkOf[at] = chunk;
+      tfOf[at] = Math.min(list[k + 1]!, 255);
     }
   });
-  const terms = [...lists.keys()].sort();
-  const bytes: number[] = [];
-  const offsets: number[] = [0];
-  for (const term of terms) {
-    const list = lists.get(term)!;
+  let bytes = new Uint8Array(total * 3 + 16);
+  let b = 0;
+  const offsets = new Uint32Array(used.length + 1);
+  for (let k = 0; k < used.length; k++) {
     let previous = 0;
-    for (let i = 0; i < list.length; i += 2) {
-      let gap = list[i]! - previous;
-      previous = list[i]!;
+    for (let q = start[k]!; q < start[k + 1]!; q++) {
+      if (bytes.length < b + 8) {
+        const grown = new Uint8Array(bytes.length * 2);
+        grown.set(bytes);
+        bytes = grown;
+      }
+      let gap = chunkOf[q]! - previous;
+      previous = chunkOf[q]!;
       while (gap >= 0x80) {
-        bytes.push((gap & 0x7f) | 0x80);
+        bytes[b++] = (gap & 0x7f) | 0x80;
         gap >>>= 7;
       }
-      bytes.push(gap, Math.min(list[i + 1]!, 255));
+      bytes[b++] = gap;
+      bytes[b++] = tfOf[q]!;
     }
-    offsets.push(bytes.length);
+    offsets[k + 1] = b;
   }
-  return { format: CHUNK_SEARCH_FORMAT, chunks: chunks.length, terms: terms.join('\n'), offsets: u32ToBytes(offsets), postings: Uint8Array.from(bytes) };
+  return { format: CHUNK_SEARCH_FORMAT, chunks: lists.length, terms: used.map((t) => terms[t]).join('\n'), offsets: u32ToBytes(offsets), postings: bytes.slice(0, b) };
 }
 
 /** A restored chunk index: postings of one term at a time. */
