@@ -12,6 +12,7 @@
  * Targets (#5): ≥ 1,000 req/s, p99 ≤ 50 ms, zero errors; RSS stable during the soak.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { Agent, request } from 'node:http';
 import { appendFile, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -100,13 +101,12 @@ function bodies(titles: string[]): string[] {
   );
 }
 
-function run(url: string, payloads: string[], connections: number, duration: number, overallRate?: number): Promise<autocannon.Result> {
+function run(url: string, payloads: string[], connections: number, duration: number): Promise<autocannon.Result> {
   let next = 0;
   return autocannon({
     url,
     connections,
     duration,
-    ...(overallRate ? { overallRate } : {}),
     requests: [
       {
         method: 'POST',
@@ -116,6 +116,65 @@ function run(url: string, payloads: string[], connections: number, duration: num
       },
     ],
   });
+}
+
+interface PacedResult {
+  total: number;
+  errors: number;
+  p50: number;
+  p99: number;
+  max: number;
+  /** Largest delay of a send behind its schedule (ms): the load generator itself not getting the CPU. */
+  lag: number;
+}
+
+/**
+ * Latency below capacity, open loop: `rate` requests per second, evenly spaced, over at most
+ * `connections` keep-alive sockets, each latency measured from its SCHEDULED send time (so time
+ * spent waiting for a free socket counts: no coordinated omission). autocannon's `overallRate` is
+ * not used for this: it sends each connection's quota as a burst at the start of every second, and
+ * its coordinated-omission correction is recorded with a 1 ms expected interval whatever the rate.
+ */
+async function paced(url: string, payloads: string[], connections: number, seconds: number, rate: number): Promise<PacedResult> {
+  const target = new URL(url);
+  const agent = new Agent({ keepAlive: true, maxSockets: connections });
+  const latencies: number[] = [];
+  let errors = 0;
+  let lag = 0;
+  const one = (body: string, due: number) =>
+    new Promise<void>((done) => {
+      const req = request(
+        { agent, hostname: target.hostname, port: target.port, path: '/v1/retrieve/context', method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+        (res) => {
+          res.resume();
+          res.on('end', () => {
+            latencies.push(performance.now() - due);
+            if (res.statusCode !== 200) errors++;
+            done();
+          });
+        },
+      );
+      req.on('error', () => {
+        errors++;
+        done();
+      });
+      req.end(body);
+    });
+  const count = Math.floor(seconds * rate);
+  const pending: Promise<void>[] = [];
+  const start = performance.now();
+  for (let i = 0; i < count; i++) {
+    const due = start + (i * 1000) / rate;
+    const wait = due - performance.now();
+    if (wait >= 1) await new Promise((r) => setTimeout(r, wait));
+    lag = Math.max(lag, performance.now() - due);
+    pending.push(one(payloads[i % payloads.length]!, due));
+  }
+  await Promise.all(pending);
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN);
+  return { total: count, errors, p50: at(0.5), p99: at(0.99), max: Math.round(latencies.at(-1) ?? NaN), lag: Math.round(lag) };
 }
 
 function trendVerdict(samples: number[]): { stable: boolean; note: string } {
@@ -163,7 +222,7 @@ async function main(): Promise<void> {
 
     // Latency below capacity: at full tilt p50/p99 are mostly queueing (connections ÷ throughput).
     const halfRate = Math.max(1, Math.floor(main.requests.average / 2));
-    const paced = await run(server.url, payloads, opts.connections, 10, halfRate);
+    const pacedRun = await paced(server.url, payloads, opts.connections, 10, halfRate);
 
     const samples: number[] = [startRss];
     const soak = run(server.url, payloads, opts.connections, opts.soak);
@@ -181,8 +240,8 @@ async function main(): Promise<void> {
       ['server CPU share during the run (% of one core)', ((serverCpu / opts.duration) * 100).toFixed(0), '', ''],
       ['requests per server CPU-second (one dedicated core)', perCpuSecond.toFixed(0), '', ''],
       ['requests / errors (errors+timeouts+non-2xx)', `${main.requests.total} / ${errors}`, '0 errors', mark(errors === 0)],
-      [`paced at ${halfRate} req/s (half of the above), 10 s: p50 / p99 / max (ms)`, `${paced.latency.p50} / ${paced.latency.p99} / ${paced.latency.max}`, 'p99 ≤ 50', mark(paced.latency.p99 <= 50)],
-      ['paced: requests / errors', `${paced.requests.total} / ${paced.errors + paced.timeouts + paced.non2xx}`, '0 errors', mark(paced.errors + paced.timeouts + paced.non2xx === 0)],
+      [`paced at ${halfRate} req/s (half of the above), evenly spaced, 10 s: p50 / p99 / max (ms)`, `${pacedRun.p50} / ${pacedRun.p99} / ${pacedRun.max}`, 'p99 ≤ 50', mark(pacedRun.p99 <= 50)],
+      ['paced: requests / errors / largest send lag of the load generator (ms)', `${pacedRun.total} / ${pacedRun.errors} / ${pacedRun.lag}`, '0 errors', mark(pacedRun.errors === 0)],
       [`soak ${opts.soak} s: requests / errors`, `${soaked.requests.total} / ${soakErrors}`, '0 errors', mark(soakErrors === 0)],
       ['soak throughput (req/s, mean)', soaked.requests.average.toFixed(0), '', ''],
       ['soak RSS start / end / max (MB)', `${samples[0]!.toFixed(0)} / ${samples.at(-1)!.toFixed(0)} / ${Math.max(...samples).toFixed(0)}`, 'stable', mark(verdict.stable)],

@@ -8,12 +8,34 @@ const CHARS_PER_TOKEN = 4;
 
 /** Estimated tokens of a string (`ceil(length / 4)`; 0 for the empty string). */
 export function estimateTokens(text: string): number {
-  return Math.ceil(text.length / CHARS_PER_TOKEN);
+  return tokensOfLength(text.length);
+}
+
+/** Estimated tokens of a text of `length` characters (`ceil(length / 4)`). */
+export function tokensOfLength(length: number): number {
+  return Math.ceil(length / CHARS_PER_TOKEN);
 }
 
 /** Estimated tokens of a value as it would be sent: its JSON text. */
 export function estimateJsonTokens(value: unknown): number {
   return estimateTokens(JSON.stringify(value) ?? '');
+}
+
+// JSON text lengths of immutable values (bundle data: a node's `indexed_fields`), by identity.
+const JSON_LENGTHS = new WeakMap<object, number>();
+
+/**
+ * Length of `JSON.stringify(value)` for a value that is never mutated (bundle data), memoised by
+ * identity for objects: answers that embed the same node's fields again and again stringify them once.
+ */
+export function frozenJsonLength(value: unknown): number {
+  if (typeof value !== 'object' || value === null) return (JSON.stringify(value) ?? '').length;
+  let length = JSON_LENGTHS.get(value);
+  if (length === undefined) {
+    length = (JSON.stringify(value) ?? '').length;
+    JSON_LENGTHS.set(value, length);
+  }
+  return length;
 }
 
 /** A running token budget. `take` never lets `used` exceed `max`. */

@@ -105,7 +105,7 @@ export function context(index: KddIndex, params: ContextParams | RawParams): Con
   const queryVector = queryVectorParam(index, raw);
 
   const { bundle } = index;
-  const fused = fuse(index, queryText, { expandGraph: expand, depth, respectLayers, includeImplicit, queryVector });
+  const fused = fuse(index, queryText, { expandGraph: expand, depth, respectLayers, includeImplicit, queryVector, minScore });
   const budget = createBudget(maxTokens);
   const results: ContextHit[] = [];
   for (const c of fused.candidates) {

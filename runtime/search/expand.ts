@@ -52,42 +52,132 @@ export interface Expansion {
   skipped: Set<number>;
 }
 
+/**
+ * Per-index edge table for the walk, built once per loaded index (lazily, never mutating the
+ * bundle): both ends as node positions, the carried weight and the flags, and one adjacency list
+ * per node (its outgoing edges, then its incoming ones, exactly the order the walk visits them).
+ * The walk then does no string compares, map lookups or allocations per edge.
+ */
+interface EdgeTable {
+  /** Node position of `from_node` / `to_node` (-1 when the id is not a node). */
+  from: Int32Array;
+  to: Int32Array;
+  weight: Float64Array;
+  /** Bit 1: agent-proposed edge; bit 2: layer violation. */
+  flags: Uint8Array;
+  /** Edges of node u: `adj[adjStart[u] .. adjStart[u + 1])` (outgoing, then incoming). */
+  adjStart: Int32Array;
+  adj: Int32Array;
+  /** Scratch for one walk, reused across calls (the runtime is synchronous). */
+  reached: Float64Array;
+  reachedStamp: Int32Array;
+  bestVia: Float64Array;
+  bestViaStamp: Int32Array;
+  contributions: (number[] | undefined)[];
+  stamp: number;
+}
+
+const AGENT = 1;
+const VIOLATION = 2;
+const TABLES = new WeakMap<KddIndex, EdgeTable>();
+
+function edgeTable(index: KddIndex): EdgeTable {
+  let table = TABLES.get(index);
+  if (table) return table;
+  const { edges, outgoing, incoming, nodes } = index.bundle;
+  const from = new Int32Array(edges.length);
+  const to = new Int32Array(edges.length);
+  const weight = new Float64Array(edges.length);
+  const flags = new Uint8Array(edges.length);
+  for (let e = 0; e < edges.length; e++) {
+    const edge = edges[e]!;
+    from[e] = index.nodeIndex.get(edge.from_node) ?? -1;
+    to[e] = index.nodeIndex.get(edge.to_node) ?? -1;
+    const agent = isAgentEdge(edge);
+    weight[e] = EDGE_WEIGHT[edge.edge_type] ?? (agent ? IMPLICIT_WEIGHT : DEFAULT_WEIGHT);
+    flags[e] = (agent ? AGENT : 0) | (edge.layer_violation ? VIOLATION : 0);
+  }
+  const n = nodes.length;
+  const adjStart = new Int32Array(n + 1);
+  for (let u = 0; u < n; u++) adjStart[u + 1] = adjStart[u]! + (outgoing[u]?.length ?? 0) + (incoming[u]?.length ?? 0);
+  const adj = new Int32Array(adjStart[n]!);
+  for (let u = 0, k = 0; u < n; u++) {
+    for (const e of outgoing[u] ?? []) adj[k++] = e;
+    for (const e of incoming[u] ?? []) adj[k++] = e;
+  }
+  table = {
+    from,
+    to,
+    weight,
+    flags,
+    adjStart,
+    adj,
+    reached: new Float64Array(n),
+    reachedStamp: new Int32Array(n),
+    bestVia: new Float64Array(n),
+    bestViaStamp: new Int32Array(n),
+    contributions: new Array<number[] | undefined>(n),
+    stamp: 0,
+  };
+  TABLES.set(index, table);
+  return table;
+}
+
 /** @param includeImplicit walk the `IMPLICIT_*` edges an agent proposed (L3 enrichment, #9). */
 export function expandGraph(index: KddIndex, seeds: readonly Seed[], depth: number, respectLayers: boolean, includeImplicit = true): Expansion {
-  const { edges, outgoing, incoming } = index.bundle;
+  const t = edgeTable(index);
+  const { from: fromOf, to: toOf, weight, flags, adjStart, adj, reached, reachedStamp, bestVia, bestViaStamp, contributions } = t;
   const scores = new Map<number, number>();
   const via = new Map<number, number>();
-  const bestVia = new Map<number, number>(); // node → best single contribution so far
   const skipped = new Set<number>();
-  const perNode = new Map<number, number[]>();
+  // Nodes reached by any seed, in first-reached order; their contributions (one per seed) in `contributions`.
+  const touched: number[] = [];
+  // bestVia (node → best single contribution so far) lives for the whole call.
+  if (t.stamp > 0x3fffff00) {
+    // Stamps wrap after ~1e9 walks: start the scratch over.
+    t.stamp = 0;
+    reachedStamp.fill(0);
+    bestViaStamp.fill(0);
+  }
+  const callStamp = ++t.stamp;
+  const skipMask = (includeImplicit ? 0 : AGENT) | (respectLayers ? VIOLATION : 0);
   for (const seed of seeds) {
     // Best score per node from this seed (max over paths), found level by level.
-    const reached = new Map<number, number>([[seed.node, seed.score]]);
+    const seedStamp = ++t.stamp;
+    const order: number[] = [seed.node];
+    reached[seed.node] = seed.score;
+    reachedStamp[seed.node] = seedStamp;
     let frontier = [seed.node];
     for (let hop = 1; hop <= depth && frontier.length > 0; hop++) {
       const next: number[] = [];
-      for (const u of frontier) {
+      for (let i = 0; i < frontier.length; i++) {
+        const u = frontier[i]!;
         // No out-degree damping: measured on bench/eval, it lowered nDCG (hubs here are real hubs).
-        const from = reached.get(u)!;
-        for (const list of [outgoing[u] ?? [], incoming[u] ?? []]) {
-          for (const e of list) {
-            const edge = edges[e]!;
-            if (!includeImplicit && isAgentEdge(edge)) continue;
-            if (edge.layer_violation && respectLayers) {
-              skipped.add(e);
-              continue;
+        const fromScore = reached[u]!;
+        for (let k = adjStart[u]!, end = adjStart[u + 1]!; k < end; k++) {
+          const e = adj[k]!;
+          const f = flags[e]! & skipMask;
+          if (f !== 0) {
+            if (f & AGENT) continue;
+            skipped.add(e);
+            continue;
+          }
+          const v = fromOf[e] === u ? toOf[e]! : fromOf[e]!;
+          if (v < 0 || v === seed.node) continue;
+          const s = fromScore * HOP_FACTOR * weight[e]!;
+          const known = reachedStamp[v] === seedStamp;
+          if (!known || s > reached[v]!) {
+            if (!known) {
+              next.push(v);
+              order.push(v);
+              reachedStamp[v] = seedStamp;
             }
-            const v = index.nodeIndex.get(edge.from_node === index.bundle.nodes[u]!.id ? edge.to_node : edge.from_node);
-            if (v === undefined || v === seed.node) continue;
-            const s = from * HOP_FACTOR * (EDGE_WEIGHT[edge.edge_type] ?? (isAgentEdge(edge) ? IMPLICIT_WEIGHT : DEFAULT_WEIGHT));
-            const old = reached.get(v);
-            if (old === undefined || s > old) {
-              if (old === undefined) next.push(v);
-              reached.set(v, s);
-              if (s > (bestVia.get(v) ?? 0)) {
-                bestVia.set(v, s);
-                via.set(v, e);
-              }
+            reached[v] = s;
+            const best = bestViaStamp[v] === callStamp ? bestVia[v]! : 0;
+            if (s > best) {
+              bestVia[v] = s;
+              bestViaStamp[v] = callStamp;
+              via.set(v, e);
             }
           }
         }
@@ -95,16 +185,18 @@ export function expandGraph(index: KddIndex, seeds: readonly Seed[], depth: numb
       frontier = next.sort((a, b) => a - b);
     }
     // Seeds reached from other seeds gain too: two top matches that link each other reinforce.
-    for (const [v, s] of reached) {
-      if (v === seed.node) continue;
-      const list = perNode.get(v);
-      if (list) list.push(s);
-      else perNode.set(v, [s]);
+    for (let i = 1; i < order.length; i++) {
+      const v = order[i]!;
+      const list = contributions[v];
+      if (list) list.push(reached[v]!);
+      else (contributions[v] = [reached[v]!]), touched.push(v);
     }
   }
   // Best path counts fully, further seeds partly: a hub linked to every match must not outrank them.
-  for (const [v, list] of perNode) {
-    list.sort((a, b) => b - a);
+  for (const v of touched) {
+    const list = contributions[v]!;
+    contributions[v] = undefined;
+    if (list.length > 1) list.sort((a, b) => b - a);
     let total = list[0]!;
     for (let i = 1; i < list.length; i++) total += EXTRA_SEED_SHARE * list[i]!;
     scores.set(v, total);

@@ -14,7 +14,7 @@
  */
 import type { KddIndex } from '../kdd-index.js';
 import { expandGraph, type Expansion } from './expand.js';
-import { analyzeQuery, rankLexical, type QueryAnalysis } from './rank.js';
+import { analyzeQuery, lexicalScores, type QueryAnalysis } from './rank.js';
 import { topNodes } from './semantic.js';
 
 /** How many top lexical matches spread their score over the graph. */
@@ -47,6 +47,11 @@ export interface FuseOptions {
   includeImplicit?: boolean;
   /** `query_text` embedded with the bundle's model; adds the semantic list when the index has vectors. */
   queryVector?: Float32Array | null;
+  /**
+   * Leave out the candidates whose score is below this (callers that stop at `min_score` anyway):
+   * the kept ones are exactly the leading candidates of the full list, and only they are sorted.
+   */
+  minScore?: number;
 }
 
 export interface Fused {
@@ -59,39 +64,66 @@ export interface Fused {
 
 export function fuse(index: KddIndex, queryText: string, options: FuseOptions): Fused {
   const analysis = analyzeQuery(queryText, (t) => index.text.docFrequency(t) > 0);
-  const lexical = rankLexical(index, analysis);
-  const lexBase = new Map<number, number>();
-  for (const c of lexical) lexBase.set(c.node, c.lexical + c.exact);
+  // Lexical base scores live in per-index scratch arrays (lex.total[node], lex.has(node)): no map.
+  const lex = lexicalScores(index, analysis);
   const semantic = semanticScores(index, options.queryVector);
-  const base = new Map<number, number>(lexBase);
-  for (const [node, sem] of semantic ?? []) base.set(node, (base.get(node) ?? 0) + sem);
-  const ranked = [...base].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
-  const top = ranked[0]?.[1] ?? 0;
+  const lexOf = (node: number) => (lex.has(node) ? lex.total[node]! : 0);
+  // Base = lexical + semantic: the lexical nodes, then the semantic-only ones.
+  let baseNodes = lex.nodes;
+  if (semantic) {
+    baseNodes = [...lex.nodes];
+    for (const node of semantic.keys()) if (!lex.has(node)) baseNodes.push(node);
+  }
+  const inBase = semantic ? (node: number) => lex.has(node) || semantic.has(node) : (node: number) => lex.has(node);
+  const baseOf = semantic ? (node: number) => (semantic.has(node) ? lexOf(node) + semantic.get(node)! : lexOf(node)) : lexOf;
+  // The SEEDS best base matches (score desc, node asc): a bounded insertion, not a full sort.
+  const seedNodes: number[] = [];
+  const seedScores: number[] = [];
+  for (const node of baseNodes) {
+    const score = baseOf(node);
+    let i = seedNodes.length;
+    while (i > 0 && (score > seedScores[i - 1]! || (score === seedScores[i - 1]! && node < seedNodes[i - 1]!))) i--;
+    if (i >= SEEDS) continue;
+    seedNodes.splice(i, 0, node);
+    seedScores.splice(i, 0, score);
+    if (seedNodes.length > SEEDS) seedNodes.pop(), seedScores.pop();
+  }
+  const top = seedScores[0] ?? 0;
   let expansion: Expansion | null = null;
   if (options.expandGraph && top > 0) {
-    const seeds = ranked
-      .slice(0, SEEDS)
-      .filter(([, score]) => score >= SEED_SHARE * top)
-      .map(([node, score]) => ({ node, score }));
+    const seeds: { node: number; score: number }[] = [];
+    for (let i = 0; i < seedNodes.length; i++) if (seedScores[i]! >= SEED_SHARE * top) seeds.push({ node: seedNodes[i]!, score: seedScores[i]! });
     expansion = expandGraph(index, seeds, options.depth, options.respectLayers, options.includeImplicit ?? true);
   }
-  const nodes = new Set<number>([...base.keys(), ...(expansion?.scores.keys() ?? [])]);
-  const raw: { node: number; raw: number; lex: number; sem: number; graph: number }[] = [];
-  for (const node of nodes) {
-    const lex = lexBase.get(node) ?? 0;
-    const sem = semantic?.get(node) ?? 0;
-    const graph = expansion?.scores.get(node) ?? 0;
-    raw.push({ node, raw: lex + sem + graph, lex, sem, graph });
+  const graphScores = expansion?.scores;
+  // The best fused score (the reported scores are relative to it).
+  let best = 0;
+  for (const node of baseNodes) {
+    const r = lexOf(node) + (semantic?.get(node) ?? 0) + (graphScores?.get(node) ?? 0);
+    if (r > best) best = r;
   }
+  if (graphScores) for (const [node, graph] of graphScores) if (graph > best && !inBase(node)) best = graph;
+  const minScore = options.minScore ?? -Infinity;
+  const raw: RawScore[] = [];
+  const keep = (node: number, lex: number, sem: number, graph: number) => {
+    const r = lex + sem + graph;
+    const score = best > 0 ? Math.round(Math.sqrt(r / best) * 1e4) / 1e4 : 0;
+    if (score >= minScore) raw.push({ node, raw: r, score, lex, sem, graph });
+  };
+  for (const node of baseNodes) keep(node, lexOf(node), semantic?.get(node) ?? 0, graphScores?.get(node) ?? 0);
+  if (graphScores) for (const [node, graph] of graphScores) if (!inBase(node)) keep(node, 0, 0, graph);
   raw.sort((a, b) => b.raw - a.raw || a.node - b.node);
-  const best = raw[0]?.raw ?? 0;
-  const candidates = raw.map((r) => ({
-    node: r.node,
-    raw: r.raw,
-    score: best > 0 ? Math.round(Math.sqrt(r.raw / best) * 1e4) / 1e4 : 0,
-    match_source: matchSource(r),
-  }));
+  const candidates = raw.map((r) => ({ node: r.node, raw: r.raw, score: r.score, match_source: matchSource(r) }));
   return { analysis, candidates, expansion, semantic: semantic !== null };
+}
+
+interface RawScore {
+  node: number;
+  raw: number;
+  score: number;
+  lex: number;
+  sem: number;
+  graph: number;
 }
 
 /**

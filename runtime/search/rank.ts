@@ -85,21 +85,74 @@ export interface LexicalCandidate {
 
 /** Every node the query touches lexically or exactly, best first (ties by node position). */
 export function rankLexical(index: KddIndex, analysis: QueryAnalysis): LexicalCandidate[] {
+  return [...lexicalCandidates(index, analysis).values()].sort((a, b) => b.lexical + b.exact - (a.lexical + a.exact) || a.node - b.node);
+}
+
+/** {@link rankLexical}'s candidates by node, unsorted (fusion needs the scores, not the order). */
+export function lexicalCandidates(index: KddIndex, analysis: QueryAnalysis): Map<number, LexicalCandidate> {
+  const scores = lexicalScores(index, analysis);
+  const byNode = new Map<number, LexicalCandidate>();
+  for (const node of scores.nodes) byNode.set(node, { node, lexical: scores.lexical[node]!, exact: scores.exact[node]! });
+  return byNode;
+}
+
+/**
+ * The lexical candidates in per-index scratch arrays (no object per candidate): `nodes` in first-hit
+ * order, their `lexical` and `exact` scores at their node position. Valid until the next call on
+ * the same index (queries are synchronous); only the positions in `nodes` are meaningful.
+ */
+export interface LexicalScores {
+  nodes: number[];
+  lexical: Float64Array;
+  exact: Float64Array;
+  /** `lexical + exact` (what fusion adds up). */
+  total: Float64Array;
+  /** Whether `node` is a candidate. */
+  has(node: number): boolean;
+}
+
+interface LexicalScratch {
+  /** Kind of each node (read once: nodes carry lazy accessors, a plain array is faster to scan). */
+  kinds: Kind[];
+  lexical: Float64Array;
+  exact: Float64Array;
+  total: Float64Array;
+  stamp: Int32Array;
+  call: number;
+}
+const SCRATCH = new WeakMap<KddIndex, LexicalScratch>();
+
+export function lexicalScores(index: KddIndex, analysis: QueryAnalysis): LexicalScores {
+  const nodes = index.bundle.nodes;
+  let scratch = SCRATCH.get(index);
+  if (!scratch) {
+    const n = nodes.length;
+    scratch = { kinds: nodes.map((node) => node.kind), lexical: new Float64Array(n), exact: new Float64Array(n), total: new Float64Array(n), stamp: new Int32Array(n), call: 0 };
+    SCRATCH.set(index, scratch);
+  }
+  if (scratch.call > 0x3fffff00) (scratch.call = 0), scratch.stamp.fill(0);
+  const call = ++scratch.call;
+  const { kinds, lexical, exact, total, stamp } = scratch;
+  const out: number[] = [];
   const hits = index.text.searchTerms(analysis.groups, { limit: LEXICAL_POOL });
   const max = hits[0]?.score ?? 0;
-  const nodes = index.bundle.nodes;
-  const byNode = new Map<number, LexicalCandidate>();
+  const wantsKind = analysis.kinds.size > 0;
   for (const hit of hits) {
-    const kind = nodes[hit.node]!.kind;
-    const factor = analysis.kinds.has(kind) ? KIND_FACTOR : 1;
-    byNode.set(hit.node, { node: hit.node, lexical: max > 0 ? (hit.score / max) * factor : 0, exact: 0 });
+    const factor = wantsKind && analysis.kinds.has(kinds[hit.node]!) ? KIND_FACTOR : 1;
+    if (stamp[hit.node] !== call) (stamp[hit.node] = call), out.push(hit.node);
+    lexical[hit.node] = max > 0 ? (hit.score / max) * factor : 0;
+    exact[hit.node] = 0;
   }
   for (const { key, bonus } of analysis.exact) {
     for (const node of index.text.lookup(fold(key))) {
-      const c = byNode.get(node) ?? { node, lexical: 0, exact: 0 };
-      c.exact = Math.max(c.exact, bonus);
-      byNode.set(node, c);
+      if (stamp[node] !== call) {
+        stamp[node] = call;
+        out.push(node);
+        lexical[node] = 0;
+        exact[node] = Math.max(0, bonus);
+      } else exact[node] = Math.max(exact[node]!, bonus);
     }
   }
-  return [...byNode.values()].sort((a, b) => b.lexical + b.exact - (a.lexical + a.exact) || a.node - b.node);
+  for (const node of out) total[node] = lexical[node]! + exact[node]!;
+  return { nodes: out, lexical, exact, total, has: (node) => stamp[node] === call };
 }

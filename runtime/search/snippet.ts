@@ -2,6 +2,15 @@
  * Snippets from the section that best matches the query: each section is scored by the inverse
  * document frequency of the query concepts it contains, defining sections winning ties, and the
  * snippet is a window of that section around its first matching word.
+ *
+ * Query time is kept small (this runs once per returned hit, thousands of times a day):
+ * - the query's term weights are computed once per analysis (`groups` array), not once per hit;
+ * - each node's section terms are tokenised once into a term → (section, position) table, so a
+ *   section is scored with a few lookups for the query's terms instead of a pass over its words;
+ * - each chosen section's whitespace-collapsed text and the first chunk where every term occurs are
+ *   kept, so the window needs no regex scan or re-tokenising on a repeat.
+ * The results are exactly those of the straightforward algorithm (same section, same window, same
+ * floating-point sums in the same order). Caches are keyed by objects that are never mutated.
  */
 import type { GraphNode } from '../model.js';
 import { PRIMARY_SECTIONS } from './fields.js';
@@ -17,58 +26,178 @@ export interface Snippet {
   text: string;
 }
 
-export function bestSnippet(node: GraphNode, groups: readonly (readonly TermAlternative[])[], text: TextIndex): Snippet {
-  const weight = new Map<string, { group: number; w: number }>();
+interface TermWeight {
+  group: number;
+  w: number;
+}
+
+// Term weights of one query analysis (the `groups` array of a QueryAnalysis), per text index.
+const WEIGHTS = new WeakMap<object, { text: TextIndex; weight: Map<string, TermWeight> }>();
+
+function termWeights(groups: readonly (readonly TermAlternative[])[], text: TextIndex): Map<string, TermWeight> {
+  const cached = WEIGHTS.get(groups);
+  if (cached && cached.text === text) return cached.weight;
+  const weight = new Map<string, TermWeight>();
   groups.forEach((group, g) => {
     for (const alt of group) {
       const df = text.docFrequency(alt.term);
       if (df > 0) weight.set(alt.term, { group: g, w: alt.weight * Math.log(1 + text.size / df) });
     }
   });
-  let best = -1;
-  let bestScore = 0;
-  const terms = sectionTerms(node);
-  node.sections.forEach((section, i) => {
-    const seen = new Map<number, number>();
-    for (const t of terms[i]!) {
-      const hit = weight.get(t);
-      if (hit && hit.w > (seen.get(hit.group) ?? 0)) seen.set(hit.group, hit.w);
-    }
-    let score = 0;
-    for (const w of seen.values()) score += w;
-    if (section.field && PRIMARY_SECTIONS.has(section.field)) score *= 1.1;
-    if (score > bestScore) (best = i), (bestScore = score);
-  });
+  WEIGHTS.set(groups, { text, weight });
+  return weight;
+}
+
+export function bestSnippet(node: GraphNode, groups: readonly (readonly TermAlternative[])[], text: TextIndex): Snippet {
+  const weight = termWeights(groups, text);
+  const data = nodeData(node);
+  const best = bestSection(node, data, weight);
   const chosen = node.sections[best] ?? node.sections.find((s) => s.text.trim()) ?? null;
   if (!chosen) return { section: null, text: node.title };
-  return { section: chosen.heading, text: window(chosen.text, best >= 0 ? weight : new Map()) };
+  const at = best >= 0 ? sectionWindow(data, best, chosen.text) : null;
+  return { section: chosen.heading, text: at ? cut(at, weight) : window(chosen.text) };
 }
 
-// Section terms of recently returned nodes: agents ask about the same few nodes again and again.
-// Keyed by the node object (never mutated); bounded, oldest first out.
-const CACHE = new Map<GraphNode, string[][]>();
-const CACHE_MAX = 2000;
-
-function sectionTerms(node: GraphNode): string[][] {
-  let terms = CACHE.get(node);
-  if (!terms) {
-    terms = node.sections.map((s) => [...new Set(quickTerms(`${s.heading}\n${s.text}`))]);
-    if (CACHE.size >= CACHE_MAX) CACHE.delete(CACHE.keys().next().value!);
-    CACHE.set(node, terms);
-  }
-  return terms;
-}
-
-function window(text: string, weight: ReadonlyMap<string, unknown>): string {
-  const clean = text.replace(/\s+/g, ' ').trim();
-  if (clean.length <= SNIPPET_CHARS) return clean;
-  let at = 0;
-  for (const m of clean.matchAll(CHUNK)) {
-    if (tokenize(m[0]).some((t) => weight.has(t))) {
-      at = m.index ?? 0;
-      break;
+/**
+ * Index of the best-scoring section (-1 when none contains a query term). A section's score is the
+ * sum, over the query groups it contains, of the group's best term weight — summed in the order the
+ * groups first occur in the section's terms — times 1.1 for a defining section.
+ */
+function bestSection(node: GraphNode, data: NodeData, weight: ReadonlyMap<string, TermWeight>): number {
+  const sections = node.sections;
+  // Per section: [group, first position, best weight] triples of the groups found.
+  let found: (number[] | undefined)[] | undefined;
+  for (const [term, tw] of weight) {
+    const where = data.terms.get(term);
+    if (!where) continue;
+    found ??= new Array<number[] | undefined>(sections.length);
+    for (let k = 0; k < where.length; k += 2) {
+      const section = where[k]!;
+      const pos = where[k + 1]!;
+      let list = found[section];
+      if (!list) found[section] = list = [];
+      let i = 0;
+      while (i < list.length && list[i] !== tw.group) i += 3;
+      if (i === list.length) list.push(tw.group, pos, tw.w);
+      else {
+        if (pos < list[i + 1]!) list[i + 1] = pos;
+        if (tw.w > list[i + 2]!) list[i + 2] = tw.w;
+      }
     }
   }
+  if (!found) return -1;
+  let best = -1;
+  let bestScore = 0;
+  for (let s = 0; s < sections.length; s++) {
+    const list = found[s];
+    if (!list) continue;
+    let score = 0;
+    if (list.length === 3) score += list[2]!;
+    else {
+      const order: number[] = [];
+      for (let i = 0; i < list.length; i += 3) order.push(i);
+      order.sort((a, b) => list[a + 1]! - list[b + 1]!);
+      for (const i of order) score += list[i + 2]!;
+    }
+    const field = sections[s]!.field;
+    if (field && PRIMARY_SECTIONS.has(field)) score *= 1.1;
+    if (score > bestScore) (best = s), (bestScore = score);
+  }
+  return best;
+}
+
+interface SectionWindow {
+  /** The section text with whitespace runs collapsed, trimmed. */
+  clean: string;
+  /**
+   * Term → start (in `clean`) of the first chunk whose tokens include it, for the chunks before
+   * `scanned`; null when `clean` fits whole. Filled as far as queries needed it, never further.
+   */
+  first: Map<string, number> | null;
+  scanned: number;
+}
+
+interface NodeData {
+  /** Term → flat (section, position in the section's distinct terms) pairs, sections ascending. */
+  terms: Map<string, number[]>;
+  windows: (SectionWindow | undefined)[];
+}
+
+// Section data of recently returned nodes: agents ask about the same few nodes again and again.
+// Keyed by the node object (never mutated); bounded, oldest first out.
+const CACHE = new Map<GraphNode, NodeData>();
+const CACHE_MAX = 2000;
+
+function nodeData(node: GraphNode): NodeData {
+  let data = CACHE.get(node);
+  if (!data) {
+    const terms = new Map<string, number[]>();
+    node.sections.forEach((s, i) => {
+      let pos = 0;
+      for (const t of new Set(quickTerms(`${s.heading}\n${s.text}`))) {
+        const list = terms.get(t);
+        if (list) list.push(i, pos++);
+        else terms.set(t, [i, pos++]);
+      }
+    });
+    data = { terms, windows: [] };
+    if (CACHE.size >= CACHE_MAX) CACHE.delete(CACHE.keys().next().value!);
+    CACHE.set(node, data);
+  }
+  return data;
+}
+
+function sectionWindow(data: NodeData, section: number, text: string): SectionWindow {
+  let w = data.windows[section];
+  if (!w) {
+    const clean = collapse(text);
+    data.windows[section] = w = { clean, first: clean.length > SNIPPET_CHARS ? new Map() : null, scanned: 0 };
+  }
+  return w;
+}
+
+const collapse = (text: string) => text.replace(/\s+/g, ' ').trim();
+const SCAN = new RegExp(CHUNK.source, 'gu');
+
+/**
+ * The window of a section that starts near its first query word (or at its start). The first
+ * chunk holding a query term is found among the chunks already scanned (a term met before
+ * `scanned` is in `first`; one not met yet can only start later), else by scanning on from there.
+ */
+function cut(section: SectionWindow, weight: ReadonlyMap<string, unknown>): string {
+  const { clean, first } = section;
+  if (!first) return clean;
+  let at = -1;
+  for (const t of weight.keys()) {
+    const p = first.get(t);
+    if (p !== undefined && (at < 0 || p < at)) at = p;
+  }
+  if (at < 0 && section.scanned < clean.length) {
+    SCAN.lastIndex = section.scanned;
+    for (let m = SCAN.exec(clean); m !== null; m = SCAN.exec(clean)) {
+      let hit = false;
+      for (const t of tokenize(m[0])) {
+        if (!first.has(t)) first.set(t, m.index);
+        if (!hit && weight.has(t)) hit = true;
+      }
+      section.scanned = SCAN.lastIndex;
+      if (hit) {
+        at = m.index;
+        break;
+      }
+    }
+    if (at < 0) section.scanned = clean.length;
+  }
+  return around(clean, at < 0 ? 0 : at);
+}
+
+/** A section with no query word: its start. */
+function window(text: string): string {
+  const clean = collapse(text);
+  return clean.length <= SNIPPET_CHARS ? clean : around(clean, 0);
+}
+
+function around(clean: string, at: number): string {
   // Start a little before the match, on a word boundary.
   let start = Math.max(0, at - 60);
   if (start > 0) start = clean.indexOf(' ', start) + 1 || start;
