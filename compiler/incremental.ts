@@ -107,10 +107,12 @@ export async function buildIndex(options: IndexBuildOptions): Promise<IndexBuild
   // Pack cache (compiler/emit/pack-cache.ts): per-node pack products, next to the record cache.
   const packFile = cacheFile === false ? null : packCachePath(indexDir);
   const memo = kept === null && packFile ? await readPackMemo(packFile) : undefined;
-  const pointer = kept ?? (await writeDist(outDir, packBundle({ ...result.graph, manifest: result.manifest, vectors: semantic.vectors }, { memo }), result.manifest));
-  // An optimisation: failing to write it must not fail the build.
+  const packed = kept ? null : packBundle({ ...result.graph, manifest: result.manifest, vectors: semantic.vectors }, { memo });
+  // Caches before the pointer: once kdd.json changes the build is over, for readers and hot swap alike.
+  // The pack cache is an optimisation: failing to write it must not fail the build.
   if (memo && packFile) await writePackMemo(packFile, memo).catch(() => undefined);
   if (cacheFile && (kept === null || !sameStamps(previous.stamps, result.stamps))) await writeCache(cacheFile, result);
+  const pointer = kept ?? (await writeDist(outDir, packed!, result.manifest));
   return {
     ...report(result, pointer, written, performance.now() - started),
     mode: reuse ? 'incremental' : 'full',

@@ -66,6 +66,7 @@ describe('hot swap', () => {
     const failures: string[] = [];
     const seen = new Set<string>();
     const counts = new Map<string, number>();
+    const answers: { kind: (typeof kinds)[number]; hash: string; body: any }[] = [];
     let issued = 0;
     // At least 300 requests, and on until the new bundle has answered 60 of them (hard cap 3000).
     const newAnswers = () => (next ? counts.get(next.hash) ?? 0 : 0);
@@ -83,20 +84,23 @@ describe('hot swap', () => {
           failures.push(`${kind}: ${res.status} ${res.text}`);
           continue;
         }
-        const body = res.json();
-        // Consistency within one answer: the count in the body belongs to the bundle in the header.
-        if (kind === 'health' && body.total_nodes !== nodesOf(hash)) failures.push(`health from ${hash} has ${body.total_nodes} nodes`);
-        if (kind === 'stats' && (body.hash !== hash || body.counts.nodes !== nodesOf(hash))) failures.push(`stats body ${body.hash} vs header ${hash}`);
-        if (kind === 'context') {
-          const hasNew = body.results.some((r: { node_id: string }) => r.node_id === 'BR:BR-PEDIDO-009');
-          if (hasNew !== (hash !== oldHash)) failures.push(`context from ${hash} ${hasNew ? 'has' : 'lacks'} the new rule`);
-        }
+        // Checked once the rebuild has returned: the new bundle may answer before its hash is known here.
+        answers.push({ kind, hash, body: res.json() });
       }
     };
     const load = Promise.all(Array.from({ length: 20 }, worker));
     await new Promise((r) => setTimeout(r, 30));
     next = await addSpecAndRebuild();
     await load;
+    for (const { kind, hash, body } of answers) {
+      // Consistency within one answer: the count in the body belongs to the bundle in the header.
+      if (kind === 'health' && body.total_nodes !== nodesOf(hash)) failures.push(`health from ${hash} has ${body.total_nodes} nodes`);
+      if (kind === 'stats' && (body.hash !== hash || body.counts.nodes !== nodesOf(hash))) failures.push(`stats body ${body.hash} vs header ${hash}`);
+      if (kind === 'context') {
+        const hasNew = body.results.some((r: { node_id: string }) => r.node_id === 'BR:BR-PEDIDO-009');
+        if (hasNew !== (hash !== oldHash)) failures.push(`context from ${hash} ${hasNew ? 'has' : 'lacks'} the new rule`);
+      }
+    }
 
     expect(next.hash).not.toBe(oldHash);
     expect(next.nodes).toBe(oldNodes + 1);
