@@ -1,4 +1,5 @@
 /** The whole L2 stage on the kdd-engine corpus with the tiny real model, offline. */
+import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,8 +14,11 @@ import { makeTinyModel } from '../helpers/tiny-model/make-tiny-model.js';
 let root: string;
 let store: string;
 let nodes: GraphNode[];
+const present = existsSync(KDD_ENGINE_SPECS);
+if (!present) console.warn(`kdd-engine corpus not found at ${KDD_ENGINE_SPECS}: embed stage tests skipped`);
 
 beforeAll(async () => {
+  if (!present) return;
   vi.stubGlobal('fetch', async () => {
     throw new Error('offline test');
   });
@@ -30,7 +34,7 @@ afterAll(async () => {
 
 const options = () => ({ indexDir: join(root, '.kdd-index'), model: 'kdd-test/tiny-e5-test', dtype: 'fp32' as const, modelsDir: store });
 
-describe('embedStage', () => {
+describe.skipIf(!present)('embedStage', () => {
   it('embeds the embeddable chunks, then rebuilds from the cache with identical vectors and no model call', async () => {
     const first = await embedStage(nodes, options());
     if (first.level !== 'L2') throw new Error(first.warning.message);
