@@ -10,6 +10,7 @@
  * Restore splits the term string into a Map and views the byte arrays: no tokenising.
  */
 import type { GraphNode } from '../model.js';
+import { countingSortPostings } from './_postings.js';
 import { CHUNK, fold, tokenize } from './tokenizer.js';
 import { FIELDS, baseName, fieldTexts } from './fields.js';
 import { bytesToU16, bytesToU32, u16ToBytes, u32ToBytes } from './_bytes.js';
@@ -110,36 +111,9 @@ export function nodeTerms(node: GraphNode, vocab: TermIds, scratch: TermCounter 
 export function assembleTextIndex(perNode: readonly NodeTerms[], terms: readonly string[], keys: readonly (readonly string[])[]): SerializedTextIndex {
   const n = perNode.length;
   const lens = new Uint16Array(n * NF);
-  const df = new Uint32Array(terms.length);
-  let total = 0;
-  for (let doc = 0; doc < n; doc++) {
-    const { lens: l, terms: list } = perNode[doc]!;
-    for (let f = 0; f < NF; f++) lens[doc * NF + f] = l[f]!;
-    for (let k = 0; k < list.length; k += 2) df[list[k]!]!++;
-    total += list.length >> 1;
-  }
-  const used: number[] = [];
-  for (let t = 0; t < terms.length; t++) if (df[t]! > 0) used.push(t);
-  used.sort((a, b) => (terms[a]! < terms[b]! ? -1 : 1));
-  // Start of each term's slice; postings of a term are filled in (doc, field) order: ascending.
-  const cursor = new Uint32Array(terms.length);
-  const offsets = new Uint32Array(used.length + 1);
-  let p = 0;
-  for (let k = 0; k < used.length; k++) {
-    cursor[used[k]!] = p;
-    p += df[used[k]!]!;
-    offsets[k + 1] = p;
-  }
-  const docs = new Uint32Array(total);
-  const tfs = new Uint16Array(total);
-  for (let doc = 0; doc < n; doc++) {
-    const list = perNode[doc]!.terms;
-    for (let k = 0; k < list.length; k += 2) {
-      const at = cursor[list[k]!]!++;
-      docs[at] = doc;
-      tfs[at] = list[k + 1]!;
-    }
-  }
+  for (let doc = 0; doc < n; doc++) for (let f = 0; f < NF; f++) lens[doc * NF + f] = perNode[doc]!.lens[f]!;
+  const { used, offsets, items: docs, tfs: counts } = countingSortPostings(perNode.map((node) => node.terms), terms);
+  const tfs = Uint16Array.from(counts);
   const data: SerializedTextIndex = {
     format: SEARCH_FORMAT,
     fields: FIELDS.map((f) => f.name),

@@ -15,6 +15,7 @@
 import type { BundleChunk } from '../bundle-format.js';
 import type { GraphNode } from '../model.js';
 import { bytesToU32, u32ToBytes } from './_bytes.js';
+import { countingSortPostings } from './_postings.js';
 import { tokenize } from './tokenizer.js';
 
 export const CHUNK_SEARCH_FORMAT = 'kdd-chunk-terms/1';
@@ -93,29 +94,9 @@ export function buildChunkIndex(chunks: readonly BundleChunk[], nodes: readonly 
  * were made from, byte for byte.
  */
 export function assembleChunkIndex(lists: readonly ArrayLike<number>[], terms: readonly string[]): SerializedChunkIndex {
-  const df = new Uint32Array(terms.length);
-  let total = 0;
-  for (const list of lists) {
-    for (let k = 0; k < list.length; k += 2) df[list[k]!]!++;
-    total += list.length >> 1;
-  }
-  const used: number[] = [];
-  for (let t = 0; t < terms.length; t++) if (df[t]! > 0) used.push(t);
-  used.sort((a, b) => (terms[a]! < terms[b]! ? -1 : 1));
-  // Counting sort into per-term slices: chunks ascending within a term.
-  const cursor = new Uint32Array(terms.length);
-  const start = new Uint32Array(used.length + 1);
-  let p = 0;
-  for (let k = 0; k < used.length; k++) (cursor[used[k]!] = p), (p += df[used[k]!]!), (start[k + 1] = p);
-  const chunkOf = new Uint32Array(total);
-  const tfOf = new Uint8Array(total);
-  lists.forEach((list, chunk) => {
-    for (let k = 0; k < list.length; k += 2) {
-      const at = cursor[list[k]!]!++;
-      chunkOf[at] = chunk;
-      tfOf[at] = Math.min(list[k + 1]!, 255);
-    }
-  });
+  const { used, offsets: start, items: chunkOf, tfs } = countingSortPostings(lists, terms);
+  const total = chunkOf.length;
+  const tfOf = tfs.map((tf) => Math.min(tf, 255));
   let bytes = new Uint8Array(total * 3 + 16);
   let b = 0;
   const offsets = new Uint32Array(used.length + 1);

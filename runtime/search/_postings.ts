@@ -1,0 +1,43 @@
+/**
+ * The shared half of building an inverted index: per-item `[term id, tf, term id, tf, …]` lists
+ * (item = node or chunk, by position) → per-term slices, items ascending within a term, terms in
+ * code-unit order. A counting sort: two passes over the lists, no per-posting allocation.
+ */
+export interface Postings {
+  /** Ids (into the vocabulary) of the terms some item uses, sorted by term text. */
+  used: number[];
+  /** `offsets[k]..offsets[k+1]` is the slice of `used[k]` in `items` / `tfs`. */
+  offsets: Uint32Array;
+  items: Uint32Array;
+  tfs: Uint32Array;
+}
+
+export function countingSortPostings(lists: readonly ArrayLike<number>[], terms: readonly string[]): Postings {
+  const df = new Uint32Array(terms.length);
+  let total = 0;
+  for (const list of lists) {
+    for (let k = 0; k < list.length; k += 2) df[list[k]!]!++;
+    total += list.length >> 1;
+  }
+  const used: number[] = [];
+  for (let t = 0; t < terms.length; t++) if (df[t]! > 0) used.push(t);
+  used.sort((a, b) => (terms[a]! < terms[b]! ? -1 : 1));
+  const cursor = new Uint32Array(terms.length);
+  const offsets = new Uint32Array(used.length + 1);
+  let p = 0;
+  for (let k = 0; k < used.length; k++) {
+    cursor[used[k]!] = p;
+    p += df[used[k]!]!;
+    offsets[k + 1] = p;
+  }
+  const items = new Uint32Array(total);
+  const tfs = new Uint32Array(total);
+  lists.forEach((list, item) => {
+    for (let k = 0; k < list.length; k += 2) {
+      const at = cursor[list[k]!]!++;
+      items[at] = item;
+      tfs[at] = list[k + 1]!;
+    }
+  });
+  return { used, offsets, items, tfs };
+}
