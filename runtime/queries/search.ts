@@ -53,7 +53,11 @@ export interface SearchResult {
   warnings: KddWarning[];
 }
 
-export const SEARCH_DEFAULTS = { min_score: 0.7, limit: 10 } as const;
+/**
+ * QRY-002's default `min_score` of 0.7 is a cosine threshold. Lexical fallback scores are relative
+ * to the best match instead, so there the default is the one `context` uses (QRY-003: 0.5).
+ */
+export const SEARCH_DEFAULTS = { min_score: 0.7, lexical_min_score: 0.5, limit: 10 } as const;
 
 export function search(index: KddIndex, params: SearchParams | RawParams): SearchResult {
   requireIndex(index);
@@ -61,11 +65,16 @@ export function search(index: KddIndex, params: SearchParams | RawParams): Searc
   const queryText = stringParam(raw, 'query_text', { minLength: 3, code: 'QUERY_TOO_SHORT' });
   const kinds = new Set(stringListParam(raw, 'include_kinds', { allowed: KINDS }));
   const layers = new Set(stringListParam(raw, 'include_layers', { allowed: LAYERS }));
-  const minScore = numberParam(raw, 'min_score', { min: 0, max: 1, default: SEARCH_DEFAULTS.min_score, code: 'INVALID_SCORE_RANGE' });
   const limit = intParam(raw, 'limit', { min: 1, max: 100, default: SEARCH_DEFAULTS.limit });
-
   const vector = queryVectorParam(index, raw);
   const { bundle } = index;
+  const semantic = vector !== null && bundle.vectors !== null;
+  const minScore = numberParam(raw, 'min_score', {
+    min: 0,
+    max: 1,
+    default: semantic ? SEARCH_DEFAULTS.min_score : SEARCH_DEFAULTS.lexical_min_score,
+    code: 'INVALID_SCORE_RANGE',
+  });
   if (vector && bundle.vectors) {
     const keep = (n: number) => {
       const node = bundle.nodes[n]!;
