@@ -16,7 +16,7 @@ import { mergeIndexes } from '../../compiler/merge.js';
 import { mergeAndWrite } from '../../compiler/merge-write.js';
 import { replicateCorpus } from '../../test/helpers/replicate-corpus.js';
 import { DEFAULT_SOURCE } from '../generate.js';
-import { fixed, int, median, repeat, withTarget, type Scenario, type ScenarioReport } from '../scenario.js';
+import { fixed, int, median, repeat, withTarget, type Scenario } from '../scenario.js';
 
 const PER_INDEX = 3_600;
 const DEVELOPERS = 3;

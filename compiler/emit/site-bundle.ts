@@ -27,7 +27,6 @@ import {
   type DocSummary,
   type KeyShard,
   type SearchMeta,
-  type ShardRef,
   type SitePointer,
   type TermShard,
 } from '../../site/src/format.js';

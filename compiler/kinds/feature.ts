@@ -5,7 +5,7 @@
  */
 import type { GraphNode } from '../../runtime/model.js';
 import { parseGherkin } from '../parse/gherkin.js';
-import type { GherkinFeature, GherkinStep, WikiLink } from '../parse/types.js';
+import type { GherkinStep, WikiLink } from '../parse/types.js';
 import type { SourceFile } from '../read.js';
 import type { ExtractContext, ExtractOutcome, RawLink } from './extract.js';
 import { baseName, nodeId } from './extract.js';

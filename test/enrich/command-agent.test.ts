@@ -2,8 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCommandAgent, splitCommand } from '../../compiler/enrich/command-agent.js';
-import { isKddError, type KddError } from '../../runtime/errors.js';
 import { removeTree, tempTree } from '../helpers/temp-tree.js';
+import { rejection } from '../helpers/rejection.js';
 
 let dir: string;
 const node = JSON.stringify(process.execPath);
@@ -28,15 +28,6 @@ afterAll(async () => {
   await removeTree(dir);
 });
 
-async function rejection(promise: Promise<unknown>): Promise<KddError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isKddError(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a rejection');
-}
 
 describe('splitCommand', () => {
   it('splits like a shell without expanding anything', () => {

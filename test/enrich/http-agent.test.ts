@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHttpAgent, retryAfter } from '../../compiler/enrich/http-agent.js';
-import { isKddError, type KddError } from '../../runtime/errors.js';
 import { anthropicReply, openaiReply, startStub, type Reply, type Stub } from './_stub.js';
+import { rejection } from '../helpers/rejection.js';
 
 const KEY = 'sk-ant-stub-0123456789abcdefXYZ';
 const PROMPT = { system: 'sys', user: 'hello' };
@@ -16,15 +16,6 @@ async function stub(...replies: Reply[]) {
   return s;
 }
 
-async function rejection(promise: Promise<unknown>): Promise<KddError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isKddError(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a rejection');
-}
 
 describe('the Anthropic client', () => {
   it('posts to /v1/messages with x-api-key and anthropic-version, and returns the text blocks', async () => {

@@ -2,22 +2,13 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadBundle } from '../../library/load-bundle.js';
-import { isKddError } from '../../runtime/errors.js';
 import { fetchIndex, loadIndex } from '../../runtime/load.js';
 import { impactFeatureIndex } from '../helpers/make-index.js';
 import { writeDist } from '../helpers/write-dist.js';
+import { rejection } from '../helpers/rejection.js';
 
 const bundle = () => impactFeatureIndex().bundle;
 
-async function rejection(promise: Promise<unknown>) {
-  try {
-    await promise;
-  } catch (error) {
-    if (isKddError(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a rejection');
-}
 
 describe('loadIndex', () => {
   it('restores nodes, the id map, the text index and the 12-hex hash without touching the bytes', async () => {
