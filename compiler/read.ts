@@ -138,19 +138,8 @@ async function scanSource(root: string, path: string, maxBytes: number, known: S
   }
 }
 
+/** Every spec file read and hashed: a {@link scanSpecs} that trusts no previous stamp. */
 export async function readSpecs(root: string, maxBytes = DEFAULT_MAX_FILE_BYTES): Promise<ReadResult> {
-  const paths = await listSpecPaths(root);
-  const results: (SourceFile | BuildWarning)[] = [];
-  // Bounded parallelism: enough to hide I/O latency, far below the open-file limit on 10k trees.
-  for (let start = 0; start < paths.length; start += READ_BATCH) {
-    const batch = paths.slice(start, start + READ_BATCH);
-    results.push(...(await Promise.all(batch.map((path) => readSource(root, path, maxBytes)))));
-  }
-  const files: SourceFile[] = [];
-  const warnings: BuildWarning[] = [];
-  for (const result of results) {
-    if ('hash' in result) files.push(result);
-    else warnings.push(result);
-  }
-  return { files, warnings };
+  const { files, warnings } = await scanSpecs(root, maxBytes);
+  return { files: files.map(({ path, text, hash }) => ({ path, text: text!, hash })), warnings };
 }

@@ -13,9 +13,8 @@ import { Packr } from 'msgpackr';
 import type { Bundle } from '../../runtime/bundle-format.js';
 import { KINDS, LAYERS, type GraphNode } from '../../runtime/model.js';
 import { bytesToU16, bytesToU32 } from '../../runtime/search/_bytes.js';
-import type { SerializedTextIndex } from '../../runtime/search/bm25f.js';
-import { baseName, PRIMARY_SECTIONS } from '../../runtime/search/fields.js';
-import { fold } from '../../runtime/search/tokenizer.js';
+import { exactKeys, keyTable, type SerializedTextIndex } from '../../runtime/search/bm25f.js';
+import { PRIMARY_SECTIONS } from '../../runtime/search/fields.js';
 import {
   DOC_CHUNK,
   encodeVarints,
@@ -157,22 +156,9 @@ function termShards(search: SerializedTextIndex): { first: string; shard: TermSh
   return out;
 }
 
-/** The keys runtime/search/bm25f.ts puts in its exact-match table, folded and trimmed. */
-function exactKeys(node: GraphNode): string[] {
-  return [...new Set([node.id, node.doc_id, node.title, baseName(node.source_file), ...node.aliases].map((key) => fold(key).trim()))].filter(
-    (key) => key !== '' && !key.includes('\n'),
-  );
-}
-
 function keyShards(nodes: readonly GraphNode[]): { first: string; shard: KeyShard }[] {
-  const table = new Map<string, number[]>();
-  nodes.forEach((node, i) => {
-    for (const key of exactKeys(node)) {
-      const list = table.get(key);
-      if (list) list.push(i);
-      else table.set(key, [i]);
-    }
-  });
+  // The full index's exact-match keys; a key with a line break cannot go into a '\n'-joined shard.
+  const table = keyTable(nodes.map((node) => exactKeys(node).filter((key) => !key.includes('\n'))));
   const keys = [...table.keys()].sort();
   const out: { first: string; shard: KeyShard }[] = [];
   let batch: { keys: string[]; nodes: number[]; bytes: number } = { keys: [], nodes: [], bytes: 0 };

@@ -124,14 +124,7 @@ export function assembleTextIndex(perNode: readonly NodeTerms[], terms: readonly
     tfs: u16ToBytes(tfs),
     lens: u16ToBytes(lens),
   };
-  const exact = new Map<string, number[]>();
-  keys.forEach((list, i) => {
-    for (const key of list) {
-      const nodes = exact.get(key);
-      if (nodes) nodes.push(i);
-      else exact.set(key, [i]);
-    }
-  });
+  const exact = keyTable(keys);
   const sortedKeys = [...exact.keys()].sort();
   if (!sortedKeys.some((key) => key.includes('\n'))) {
     const keyOffsets = [0];
@@ -151,17 +144,22 @@ export function exactKeys(node: GraphNode): string[] {
   return [...keys];
 }
 
-/** Folded id, doc id, title, file name and aliases → node positions (ascending, no repeats). */
-function exactTable(nodes: readonly GraphNode[]): Map<string, number[]> {
-  const exact = new Map<string, number[]>();
-  nodes.forEach((node, i) => {
-    for (const key of exactKeys(node)) {
-      const list = exact.get(key);
-      if (list) list.push(i);
-      else exact.set(key, [i]);
+/** Per-node key lists (node i = position i) → key → node positions (ascending, no repeats). */
+export function keyTable(keyLists: readonly (readonly string[])[]): Map<string, number[]> {
+  const table = new Map<string, number[]>();
+  keyLists.forEach((list, i) => {
+    for (const key of list) {
+      const nodes = table.get(key);
+      if (nodes) nodes.push(i);
+      else table.set(key, [i]);
     }
   });
-  return exact;
+  return table;
+}
+
+/** Folded id, doc id, title, file name and aliases → node positions (ascending, no repeats). */
+function exactTable(nodes: readonly GraphNode[]): Map<string, number[]> {
+  return keyTable(nodes.map(exactKeys));
 }
 
 /** Position of `key` in the sorted `list` (code-unit order), or -1. */
