@@ -25,6 +25,7 @@ import { coverage, type CoverageParams, type CoverageResult } from '../runtime/q
 import { graph, type GraphParams, type GraphResult } from '../runtime/queries/graph.js';
 import { health, type HealthParams, type HealthResult } from '../runtime/queries/health.js';
 import { hints, type HintsParams, type HintsResult } from '../runtime/queries/hints.js';
+import { indexStats, type IndexStats } from '../runtime/queries/stats.js';
 import { impact, type ImpactParams, type ImpactResult } from '../runtime/queries/impact.js';
 import { search, type SearchParams, type SearchResult } from '../runtime/queries/search.js';
 import { violations, type ViolationsParams, type ViolationsResult } from '../runtime/queries/violations.js';
@@ -46,15 +47,7 @@ export interface ChunksCallOptions {
   now?: Date | string | number;
 }
 
-export interface KnowledgeBaseStats {
-  hash: string;
-  format: number;
-  index_level: string;
-  structure: string;
-  domains: string[];
-  embedding_model: string | null;
-  indexed_at: string | null;
-  counts: { nodes: number; edges: number; chunks: number; embeddings: number; layer_violations: number; dangling: number };
+export interface KnowledgeBaseStats extends IndexStats {
   /** Whether text queries get a query vector (bundle vectors + a usable embedder); null until first tried. */
   semantic: boolean | null;
 }
@@ -154,25 +147,7 @@ export async function openKnowledgeBase(source: string | Uint8Array, options: Kn
     health: sync(health),
     hints: sync(hints),
     async stats() {
-      const { bundle } = index;
-      return {
-        hash: index.hash,
-        format: bundle.format,
-        index_level: bundle.manifest.index_level,
-        structure: bundle.manifest.structure,
-        domains: bundle.manifest.domains,
-        embedding_model: bundle.manifest.embedding_model,
-        indexed_at: bundle.manifest.indexed_at,
-        counts: {
-          nodes: bundle.nodes.length,
-          edges: bundle.edges.length,
-          chunks: bundle.chunks.length,
-          embeddings: index.vectors?.count ?? 0,
-          layer_violations: bundle.layer_violations.length,
-          dangling: bundle.dangling.length,
-        },
-        semantic,
-      };
+      return { ...indexStats(index), semantic };
     },
     async close() {
       const instance = owned as Embedder | null;

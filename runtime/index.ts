@@ -17,4 +17,5 @@ export { health } from './queries/health.js';
 export { hints } from './queries/hints.js';
 export { impact } from './queries/impact.js';
 export { search } from './queries/search.js';
+export { indexStats } from './queries/stats.js';
 export { violations } from './queries/violations.js';

@@ -13,6 +13,7 @@ import { health } from '../runtime/queries/health.js';
 import { hints } from '../runtime/queries/hints.js';
 import { impact } from '../runtime/queries/impact.js';
 import { search } from '../runtime/queries/search.js';
+import { indexStats, type IndexStats } from '../runtime/queries/stats.js';
 import { violations } from '../runtime/queries/violations.js';
 import type { LoadedBundle } from './bundle-holder.js';
 
@@ -111,45 +112,16 @@ export const ROUTES: readonly Route[] = [
   },
 ];
 
-/** What `GET /v1/stats` and the MCP tool `kdd_stats` answer. */
-export interface BundleStats {
+/** What `GET /v1/stats` and the MCP tool `kdd_stats` answer: the index's stats plus what this process loaded. */
+export interface BundleStats extends IndexStats {
   bundle: string;
-  hash: string;
-  format: number;
-  index_level: string;
-  structure: string;
-  domains: string[];
-  embedding_model: string | null;
-  /** Newest commit time among the indexed specs (from git), or null. */
-  indexed_at: string | null;
   git_commit: string | null;
   /** When this process loaded the bundle (wall clock). */
   loaded_at: string;
-  counts: { nodes: number; edges: number; layer_violations: number; dangling: number; embeddings: number };
 }
 
 export function stats(loaded: LoadedBundle): BundleStats {
-  const { bundle } = loaded.index;
-  const { manifest } = bundle;
-  return {
-    bundle: loaded.file,
-    hash: loaded.hash,
-    format: bundle.format,
-    index_level: manifest.index_level,
-    structure: manifest.structure,
-    domains: manifest.domains,
-    embedding_model: manifest.embedding_model,
-    indexed_at: manifest.indexed_at,
-    git_commit: manifest.git_commit,
-    loaded_at: loaded.loadedAt,
-    counts: {
-      nodes: bundle.nodes.length,
-      edges: bundle.edges.length,
-      layer_violations: bundle.layer_violations.length,
-      dangling: bundle.dangling.length,
-      embeddings: manifest.stats.embeddings,
-    },
-  };
+  return { bundle: loaded.file, ...indexStats(loaded.index), git_commit: loaded.index.bundle.manifest.git_commit, loaded_at: loaded.loadedAt };
 }
 
 export type RouteMatch = { route: Route } | { allowed: Route['method'][] } | null;
