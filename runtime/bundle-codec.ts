@@ -23,6 +23,8 @@ import type { Bundle, BundleChunk } from './bundle-format.js';
 export const newPackr = () => new Packr({ useRecords: false, variableMapSize: true });
 /** One decoder for the lazy node bodies (unpacking keeps no state between calls with these options). */
 const bodyUnpackr = newPackr();
+/** One encoder for {@link encodeNodeBody} (its output is copied out of the shared buffer). */
+const bodyPackr = newPackr();
 
 /** Heavy node keys, moved out of the light part into the per-node body blob. */
 const HEAVY = ['sections', 'indexed_fields'] as const;
@@ -149,30 +151,54 @@ function restoreFields(fields: unknown, pool: string, refs: readonly number[]): 
   return out;
 }
 
-function encodeNodes(nodes: readonly GraphNode[], packr: Packr): EncodedNodes {
+/** A node's light part: every key in its order, the heavy ones as `null` placeholders. */
+export function lightNode(node: GraphNode): Record<string, unknown> {
+  const record = node as unknown as Record<string, unknown>;
+  const item: Record<string, unknown> = {};
+  for (const key of Object.keys(record)) item[key] = (HEAVY as readonly string[]).includes(key) ? null : record[key];
+  return item;
+}
+
+/**
+ * A node's body blob as the bundle stores it (a copy, safe to keep). Expects the canonical node:
+ * the bytes of {@link encodeBundle} for a node equal this function's output for it.
+ */
+export function encodeNodeBody(node: GraphNode, packr: Packr = bodyPackr): Uint8Array {
+  const record = node as unknown as Record<string, unknown>;
+  const refs: number[] = [];
+  const pool = sectionPool(record.sections);
+  const fields = 'indexed_fields' in record ? stripFields(record.indexed_fields, pool, refs) : null;
+  // pack() returns a view into msgpackr's reusable buffer: copy before the next call.
+  return Uint8Array.prototype.slice.call(packr.pack(['sections' in record ? record.sections : null, fields, refs]));
+}
+
+/**
+ * `light` (from {@link lightNode}) turned into the whole node in place: `sections` and
+ * `indexed_fields` decode from `body` on first access. How bundles and the compiler's record
+ * cache hand out nodes whose text nobody may read.
+ */
+export function withLazyBody(light: Record<string, unknown>, body: Uint8Array): GraphNode {
+  attachBody(light, body, String(light.id), true);
+  return light as unknown as GraphNode;
+}
+
+function encodeNodes(nodes: readonly GraphNode[], packr: Packr, bodies?: readonly Uint8Array[]): EncodedNodes {
   const light: Record<string, unknown>[] = [];
   const parts: Uint8Array[] = [];
   const offsets = new Array<number>(nodes.length + 1);
   offsets[0] = 0;
   let total = 0;
   nodes.forEach((node, i) => {
-    const record = node as unknown as Record<string, unknown>;
-    const item: Record<string, unknown> = {};
-    for (const key of Object.keys(record)) item[key] = (HEAVY as readonly string[]).includes(key) ? null : record[key];
-    light.push(item);
-    const refs: number[] = [];
-    const pool = sectionPool(record.sections);
-    const fields = 'indexed_fields' in record ? stripFields(record.indexed_fields, pool, refs) : null;
-    // pack() returns a view into msgpackr's reusable buffer: copy before the next call.
-    const bytes = packr.pack(['sections' in record ? record.sections : null, fields, refs]);
-    parts.push(Uint8Array.prototype.slice.call(bytes));
+    light.push(lightNode(node));
+    const bytes = bodies?.[i] ?? encodeNodeBody(node, packr);
+    parts.push(bytes);
     total += bytes.length;
     offsets[i + 1] = total;
   });
-  const bodies = new Uint8Array(total);
+  const bodyBytes = new Uint8Array(total);
   let at = 0;
-  for (const part of parts) bodies.set(part, at), (at += part.length);
-  return { light, bodies, offsets: u32Column(offsets) };
+  for (const part of parts) bodyBytes.set(part, at), (at += part.length);
+  return { light, bodies: bodyBytes, offsets: u32Column(offsets) };
 }
 
 function u32Column(values: readonly number[]): Uint8Array {
@@ -207,12 +233,12 @@ function decodeNodes(data: unknown, lazy: boolean): GraphNode[] {
   for (let i = 0; i < n; i++) {
     const node = light[i]!;
     if (!node || typeof node !== 'object') throw corrupt(`node ${i} is not a map`);
-    attachBody(node, bodies.subarray(offsets.getUint32(i * 4, true), offsets.getUint32(i * 4 + 4, true)), i, lazy);
+    attachBody(node, bodies.subarray(offsets.getUint32(i * 4, true), offsets.getUint32(i * 4 + 4, true)), `node ${i}`, lazy);
   }
   return nodes;
 }
 
-function attachBody(node: Record<string, unknown>, bytes: Uint8Array, i: number, lazy: boolean): void {
+function attachBody(node: Record<string, unknown>, bytes: Uint8Array, what: string, lazy: boolean): void {
   let sections: unknown;
   let fields: unknown;
   let haveSections = false;
@@ -223,9 +249,9 @@ function attachBody(node: Record<string, unknown>, bytes: Uint8Array, i: number,
     try {
       body = bodyUnpackr.unpack(bytes) as [unknown, unknown, number[]];
     } catch (error) {
-      throw createError('INDEX_UNAVAILABLE', { reason: `bundle is corrupt: body of node ${i} (${(error as Error).message})` });
+      throw createError('INDEX_UNAVAILABLE', { reason: `bundle is corrupt: body of ${what} (${(error as Error).message})` });
     }
-    if (!Array.isArray(body) || body.length !== 3 || !Array.isArray(body[2])) throw corrupt(`body of node ${i} is malformed`);
+    if (!Array.isArray(body) || body.length !== 3 || !Array.isArray(body[2])) throw corrupt(`body of ${what} is malformed`);
     const [rawSections, rawFields, refs] = body;
     if (!haveFields) (fields = restoreFields(rawFields, refs.length ? sectionPool(rawSections) : '', refs)), (haveFields = true);
     if (!haveSections) (sections = rawSections), (haveSections = true);
@@ -463,13 +489,21 @@ export interface EncodedBundle {
   vectors: unknown;
 }
 
-export function toEncoded(bundle: Bundle): EncodedBundle {
+/** What is encoded: `outgoing` / `incoming` are derived from the edges at load, never stored. */
+export type BundleContent = Omit<Bundle, 'outgoing' | 'incoming'>;
+
+export interface EncodeOptions {
+  /** Node i's body blob already encoded ({@link encodeNodeBody} of node i), to skip re-encoding it. */
+  bodies?: readonly Uint8Array[];
+}
+
+export function toEncoded(bundle: BundleContent, options: EncodeOptions = {}): EncodedBundle {
   const nodes = bundle.nodes ?? [];
   const packr = newPackr();
   return {
     format: bundle.format,
     manifest: bundle.manifest ?? null,
-    nodes: encodeNodes(nodes, packr),
+    nodes: encodeNodes(nodes, packr, options.bodies),
     edges: encodeEdges(bundle.edges ?? [], nodes),
     layer_violations: bundle.layer_violations ?? [],
     dangling: bundle.dangling ?? [],

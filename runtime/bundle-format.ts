@@ -6,7 +6,7 @@
  * (runtime/bundle-codec.ts, docs/bundle-format.md): columnar edges, per-node body blobs decoded on
  * first access, no duplicated text. `encodeBundle`/`decodeBundle` convert between the two.
  */
-import { fromEncoded, newPackr, toEncoded, type EncodedBundle, type HydrateOptions } from './bundle-codec.js';
+import { fromEncoded, newPackr, toEncoded, type BundleContent, type EncodeOptions, type EncodedBundle, type HydrateOptions } from './bundle-codec.js';
 import { createError, isKddError } from './errors.js';
 import type { DanglingLink, GraphEdge, GraphNode, IndexManifest, LayerViolation } from './model.js';
 import type { QuantizedVectors } from './vectors.js';
@@ -69,8 +69,8 @@ export interface BundleVectors {
 }
 
 /** In-memory bundle → bytes (format 2). Expects the packer's canonical input (sorted keys and arrays). */
-export function encodeBundle(bundle: Bundle): Uint8Array {
-  return newPackr().pack(toEncoded(bundle));
+export function encodeBundle(bundle: BundleContent, options?: EncodeOptions): Uint8Array {
+  return newPackr().pack(toEncoded(bundle, options));
 }
 
 export type DecodeOptions = HydrateOptions;

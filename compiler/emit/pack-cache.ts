@@ -61,11 +61,6 @@ export function packCachePath(indexDir: string): string {
   return join(indexDir, CACHE_DIR, 'pack');
 }
 
-/** Content key of a (canonical) node. */
-export function nodeKey(node: GraphNode): string {
-  return createHash('sha256').update(JSON.stringify(node)).digest('base64');
-}
-
 /** Computes a node's products; new terms go into `vocab`. */
 export function computeNodePack(node: GraphNode, vocab: TermIds, counter?: TermCounter): NodePack {
   const text = nodeTerms(node, vocab, counter);
@@ -82,9 +77,8 @@ export function computeNodePack(node: GraphNode, vocab: TermIds, counter?: TermC
   return { lens: Array.from(text.lens), terms: Uint32Array.from(text.terms), keys: exactKeys(node), chunkIds, chunkRows, chunkTerms: Uint32Array.from(pairs), chunkEnds };
 }
 
-/** The node's products from the memo, computed and stored when missing; marks the entry used. */
-export function memoNodePack(memo: PackMemo, node: GraphNode, counter?: TermCounter): NodePack {
-  const key = nodeKey(node);
+/** The products of the node with content key `key` (compiler/emit/packed-node.ts), computed and stored when missing; marks the entry used. */
+export function memoNodePack(memo: PackMemo, key: string, node: GraphNode, counter?: TermCounter): NodePack {
   let pack = memo.entries.get(key);
   if (!pack) memo.entries.set(key, (pack = computeNodePack(node, memo.vocab, counter))), memo.added++;
   memo.used.add(key);

@@ -3,8 +3,9 @@
  * file name tag is the first 12 hex chars of the bytes' SHA-256, so equal bundles have equal names.
  */
 import { createHash } from 'node:crypto';
-import { BUNDLE_FORMAT_VERSION, encodeBundle, type Bundle, type BundleChunk, type BundleVectors } from '../../runtime/bundle-format.js';
-import type { GraphEdge, GraphNode, IndexManifest } from '../../runtime/model.js';
+import type { BundleContent } from '../../runtime/bundle-codec.js';
+import { BUNDLE_FORMAT_VERSION, encodeBundle, type BundleChunk, type BundleVectors } from '../../runtime/bundle-format.js';
+import type { GraphEdge, IndexManifest } from '../../runtime/model.js';
 import { TermCounter, TermIds, assembleTextIndex } from '../../runtime/search/bm25f.js';
 import { assembleChunkIndex } from '../../runtime/search/chunk-index.js';
 import type { QuantizedVectors } from '../../runtime/vectors.js';
@@ -12,6 +13,7 @@ import { withEnrichmentSections } from '../enrich/edges.js';
 import type { Graph } from '../graph/link.js';
 import { canonical } from './canonical.js';
 import { computeNodePack, memoNodePack, type NodePack, type PackMemo } from './pack-cache.js';
+import { packedNode } from './packed-node.js';
 
 export interface PackedBundle {
   bytes: Uint8Array;
@@ -41,25 +43,22 @@ export interface PackOptions {
 
 export function packBundle(input: PackInput, options: PackOptions = {}): PackedBundle {
   // L3 summaries become a last, searchable section of their node (compiler/enrich/edges.ts).
-  const nodes = canonical(withEnrichmentSections(input.nodes, input.enrichment_summaries));
-  const edges = canonical(input.edges);
-  const { outgoing, incoming } = adjacency(nodes, edges);
+  const packed = withEnrichmentSections(input.nodes, input.enrichment_summaries).map(packedNode);
+  const nodes = packed.map((p) => p.node);
   // Tokenise and chunk each node once (or take it from the memo), then assemble both indexes.
   const { memo } = options;
   if (memo) memo.used.clear();
   const vocab = memo?.vocab ?? new TermIds();
   const counter = new TermCounter();
-  const packs = nodes.map((node) => (memo ? memoNodePack(memo, node, counter) : computeNodePack(node, vocab, counter)));
+  const packs = packed.map((p) => (memo ? memoNodePack(memo, p.key, p.node, counter) : computeNodePack(p.node, vocab, counter)));
   const { chunks, chunkTerms } = bundleChunks(packs);
-  const bundle: Bundle = {
+  const bundle: BundleContent = {
     format: BUNDLE_FORMAT_VERSION,
     // Who built it and at which HEAD is not part of what was built: two developers' bundles of the
     // same tree are equal, and a commit that touches no spec does not change the bundle.
     manifest: canonical({ ...input.manifest, indexed_by: null, git_commit: null }),
     nodes,
-    edges,
-    outgoing,
-    incoming,
+    edges: input.edges.map(withSortedMetadata),
     layer_violations: canonical(input.layer_violations),
     dangling: canonical(input.dangling),
     search: assembleTextIndex(packs, vocab.terms, packs.map((pack) => pack.keys)),
@@ -67,25 +66,23 @@ export function packBundle(input: PackInput, options: PackOptions = {}): PackedB
     chunks,
     vectors: input.vectors ? bundleVectors(input.vectors, chunks) : null,
   };
-  const bytes = encodeBundle(bundle);
+  const bytes = encodeBundle(bundle, { bodies: packed.map((p) => p.body) });
   const hash = bundleHash(bytes);
   return { bytes, hash, fileName: `kdd-${hash}.msgpack` };
 }
 
-export function bundleHash(bytes: Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('hex').slice(0, 12);
+/**
+ * The codec reads an edge field by field, so only the order of its metadata keys reaches the bytes:
+ * copying just the few edges whose keys are out of order canonicalises 100k edges in a blink.
+ */
+function withSortedMetadata(edge: GraphEdge): GraphEdge {
+  const keys = Object.keys(edge.metadata);
+  for (let i = 1; i < keys.length; i++) if (keys[i - 1]! > keys[i]!) return { ...edge, metadata: canonical(edge.metadata) };
+  return edge;
 }
 
-/** Edge indices per node in both directions; edges arrive sorted, so each list is ascending. */
-function adjacency(nodes: readonly GraphNode[], edges: readonly GraphEdge[]) {
-  const position = new Map(nodes.map((node, index) => [node.id, index]));
-  const outgoing: number[][] = nodes.map(() => []);
-  const incoming: number[][] = nodes.map(() => []);
-  edges.forEach((edge, index) => {
-    outgoing[position.get(edge.from_node)!]!.push(index);
-    incoming[position.get(edge.to_node)!]!.push(index);
-  });
-  return { outgoing, incoming };
+export function bundleHash(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex').slice(0, 12);
 }
 
 /** The bundle's chunks (`chunkAll` of each node, in node order) and each chunk's `[term, tf]` pairs. */
