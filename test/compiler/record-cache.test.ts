@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { build } from '../../compiler/build.js';
+import { readRecordCache } from '../../compiler/emit/record-cache.js';
 import { buildIndex } from '../../compiler/incremental.js';
 import { removeTree, tempTree } from '../helpers/temp-tree.js';
 
@@ -36,8 +37,8 @@ describe('record cache', () => {
     await sleep(2_100);
     const second = await buildIndex(dirs);
     expect(second).toMatchObject({ mode: 'incremental', bundle_reused: true });
-    const header = JSON.parse((await readFile(dirs.recordCache, 'utf8')).split('\n', 1)[0]!) as { stamps: Record<string, unknown> };
-    expect(Object.keys(header.stamps).sort()).toEqual(['01-domain/entities/Pedido.md', '01-domain/rules/BR-PEDIDO-001.md', '02-behavior/use-cases/UC-001-Crear.md']);
+    const cache = await readRecordCache(dirs.recordCache, await readFile(join(dirs.indexDir, 'manifest.json'), 'utf8'));
+    expect([...cache!.stamps.keys()].sort()).toEqual(['01-domain/entities/Pedido.md', '01-domain/rules/BR-PEDIDO-001.md', '02-behavior/use-cases/UC-001-Crear.md']);
 
     await writeFile(join(dirs.specsDir, '01-domain/entities/Pedido.md'), ENTITY('con [[BR-PEDIDO-001]]'));
     const third = await buildIndex(dirs);
