@@ -6,7 +6,7 @@
  * same tree. Deleted nodes leave tombstones for merges (BR-MERGE-001 delete-wins).
  */
 import { execFile } from 'node:child_process';
-import { access, readFile, rm } from 'node:fs/promises';
+import { access, readFile, rm, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { BUNDLE_FORMAT_VERSION } from '../runtime/bundle-format.js';
@@ -21,11 +21,11 @@ import { readPointer, writeDist, type BundlePointer } from './emit/dist.js';
 import { edgesJsonl, nodeFilePath, nodeFileText, writeIndexDir, type IndexDirWrite } from './emit/index-dir.js';
 import { packBundle } from './emit/pack.js';
 import { packCachePath, readPackMemo, writePackMemo } from './emit/pack-cache.js';
-import { readRecordCache, recordCachePath, writeRecordCache } from './emit/record-cache.js';
+import { readRecordCache, recordCachePath, writeRecordCache, type ArtifactStamp } from './emit/record-cache.js';
 import { readIndex, readTombstones, writeTombstones, sortTombstones, type IndexContent, type Tombstone } from './emit/tombstones.js';
 import { now, type DomainEvent } from './events.js';
 import { readGitFacts } from './git.js';
-import { compare, linkRecords, type Graph } from './graph/link.js';
+import { compare, linkRecords, sameLinkInputs, type Graph } from './graph/link.js';
 import { extractDocument, type DocumentRecord } from './kinds/extract.js';
 import { readEnrichments } from './enrich/artifact.js';
 import { applyEnrichments, enrichManifest } from './enrich/edges.js';
@@ -79,6 +79,11 @@ export interface IncrementalCompileResult extends CompileResult {
   touched: ReadonlySet<DocumentRecord>;
   /** Trusted stamps of the spec files as this run saw them (for the record cache). */
   stamps: ReadonlyMap<string, SourceStamp>;
+  /**
+   * True when every record gives the link stage the same input as the previous index's record for
+   * its path (and the same enrichments apply): the graph, hence the edge files, cannot have changed.
+   */
+  sameGraph: boolean;
 }
 
 interface Previous {
@@ -87,6 +92,8 @@ interface Previous {
   fullReason: string | null;
   /** Stamps of the specs the previous index was built from, when the record cache was fresh. */
   stamps: ReadonlyMap<string, SourceStamp> | null;
+  /** Stamps of the edge files as the previous build left them, when the record cache was fresh. */
+  artifacts: ReadonlyMap<string, ArtifactStamp> | null;
 }
 
 /** The `kdd build` entry: picks incremental or full, writes `.kdd-index/` and `dist/`, reports. */
@@ -100,7 +107,7 @@ export async function buildIndex(options: IndexBuildOptions): Promise<IndexBuild
   const compiled = await compileIncremental(options, previous.content, reuse, indexDir, previous.stamps ?? undefined);
   const semantic = await semanticStage(compiled.graph, compiled.manifest, indexDir, options, true);
   const result = withSemantic(compiled, semantic);
-  const written = reuse ? await writeTouched(indexDir, result, previous.content!) : await writeIndexDir(indexDir, result.manifest, result.records, result.graph);
+  const written = reuse ? await writeTouched(indexDir, result, previous.content!, previous.artifacts) : await writeIndexDir(indexDir, result.manifest, result.records, result.graph);
   if (await writeTombstones(indexDir, result.tombstones)) written.written.push('tombstones.jsonl');
   // Unchanged artifacts ⇒ unchanged records and manifest ⇒ the same bundle: skip the costly pack.
   const kept = reuse && written.written.length === 0 && written.removed.length === 0 ? await currentPointer(outDir) : null;
@@ -111,7 +118,7 @@ export async function buildIndex(options: IndexBuildOptions): Promise<IndexBuild
   // Caches before the pointer: once kdd.json changes the build is over, for readers and hot swap alike.
   // The pack cache is an optimisation: failing to write it must not fail the build.
   if (memo && packFile) await writePackMemo(packFile, memo).catch(() => undefined);
-  if (cacheFile && (kept === null || !sameStamps(previous.stamps, result.stamps))) await writeCache(cacheFile, result);
+  if (cacheFile && (kept === null || !sameStamps(previous.stamps, result.stamps))) await writeCache(cacheFile, result, await stampFiles(indexDir, EDGE_FILES));
   const pointer = kept ?? (await writeDist(outDir, packed!, result.manifest));
   return {
     ...report(result, pointer, written, performance.now() - started),
@@ -137,23 +144,45 @@ function withSemantic(result: IncrementalCompileResult, semantic: SemanticResult
 async function loadPrevious(indexDir: string, mode: BuildMode, cacheFile: string | false): Promise<Previous> {
   const text = await readFile(join(indexDir, 'manifest.json'), 'utf8').catch(() => null);
   const manifest = text === null ? null : (JSON.parse(text) as IndexManifest);
-  if (!manifest) return { content: null, fullReason: 'no previous index', stamps: null };
+  if (!manifest) return { content: null, fullReason: 'no previous index', stamps: null, artifacts: null };
   if (manifest.version !== INDEX_FORMAT_VERSION) {
-    return { content: null, fullReason: `index format ${manifest.version} differs from ${INDEX_FORMAT_VERSION}`, stamps: null };
+    return { content: null, fullReason: `index format ${manifest.version} differs from ${INDEX_FORMAT_VERSION}`, stamps: null, artifacts: null };
   }
   const fullReason = mode === 'full' ? 'full build requested' : null;
   // Even a forced full build reads the previous index: deletions still need tombstones and events.
   const cached = cacheFile ? await readRecordCache(cacheFile, text!) : null;
-  if (cached) return { content: { manifest, records: cached.records, tombstones: await readTombstones(indexDir) }, fullReason, stamps: cached.stamps };
-  return { content: await readIndex(indexDir), fullReason, stamps: null };
+  if (cached) return { content: { manifest, records: cached.records, tombstones: await readTombstones(indexDir) }, fullReason, stamps: cached.stamps, artifacts: cached.artifacts };
+  return { content: await readIndex(indexDir), fullReason, stamps: null, artifacts: null };
 }
 
-/** The record cache for the index just written: its node files' records and the specs' stamps. */
-async function writeCache(file: string, result: IncrementalCompileResult): Promise<void> {
+/** The record cache for the index just written: its node files' records, the specs' and the edge files' stamps. */
+async function writeCache(file: string, result: IncrementalCompileResult, artifacts: ReadonlyMap<string, ArtifactStamp>): Promise<void> {
   const winners = new Map(result.graph.nodes.map((node) => [node.id, node]));
   const records = result.records.filter((record) => winners.get(record.node.id) === record.node);
   // A cache is an optimisation: failing to write one must not fail the build.
-  await writeRecordCache(file, stableJson(result.manifest), records, result.stamps).catch(() => undefined);
+  await writeRecordCache(file, stableJson(result.manifest), records, result.stamps, artifacts).catch(() => undefined);
+}
+
+/** The whole-tree files a link pass writes. */
+const EDGE_FILES = ['edges/edges.jsonl', 'edges/dangling.jsonl'];
+
+async function stampFiles(dir: string, paths: readonly string[]): Promise<Map<string, ArtifactStamp>> {
+  const stamps = new Map<string, ArtifactStamp>();
+  for (const path of paths) {
+    const info = await stat(join(dir, path)).catch(() => null);
+    if (info) stamps.set(path, { size: info.size, mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs });
+  }
+  return stamps;
+}
+
+/** Whether every file of `paths` is still as the previous build stamped it. */
+async function unchangedFiles(dir: string, paths: readonly string[], known: ReadonlyMap<string, ArtifactStamp> | null): Promise<boolean> {
+  if (!known) return false;
+  const now = await stampFiles(dir, paths);
+  return paths.every((path) => {
+    const [a, b] = [known.get(path), now.get(path)];
+    return a !== undefined && b !== undefined && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs;
+  });
 }
 
 function sameStamps(a: ReadonlyMap<string, SourceStamp> | null, b: ReadonlyMap<string, SourceStamp>): boolean {
@@ -223,6 +252,15 @@ export async function compileIncremental(
   const graph = enriched.graph;
   warnings.push(...graph.warnings, ...enriched.warnings);
   const manifest = enrichManifest(makeManifest(graph, records, git, options.indexedBy ?? null), enriched.applied);
+  const sameGraph =
+    reuse &&
+    previous !== null &&
+    records.length === previous.records.length &&
+    records.every((record) => {
+      const old = prior.get(record.node.source_file);
+      return old !== undefined && sameLinkInputs(record, old);
+    }) &&
+    stableJson(manifest.enrichments ?? null) === stableJson(previous.manifest.enrichments ?? null);
   const diff = diffSources(previous, read.files, prior);
   const tombstoned = tombstones(previous, graph, deletedAt);
   const docIds = new Map((previous?.records ?? []).map((record) => [record.node.id, record.node.doc_id]));
@@ -240,6 +278,7 @@ export async function compileIncremental(
     tombstones: tombstoned.all,
     touched,
     stamps: new Map(read.files.flatMap((file) => (file.stamp ? [[file.path, file.stamp] as const] : []))),
+    sameGraph,
   };
 }
 
@@ -337,16 +376,18 @@ async function deletedEvents(deleted: readonly Tombstone[], docIds: ReadonlyMap<
  * of node files whose node is gone, and the three whole-tree files when their text changed. Equal to
  * what `writeIndexDir` would leave, without reading back 10k unchanged node files.
  */
-async function writeTouched(dir: string, result: IncrementalCompileResult, previous: IndexContent): Promise<IndexDirWrite> {
+async function writeTouched(dir: string, result: IncrementalCompileResult, previous: IndexContent, artifacts: ReadonlyMap<string, ArtifactStamp> | null): Promise<IndexDirWrite> {
   const winners = new Map(result.graph.nodes.map((node) => [node.id, node]));
   const current = new Map<string, DocumentRecord>();
   for (const record of result.records) if (winners.get(record.node.id) === record.node) current.set(nodeFilePath(record), record);
   const before = new Set(previous.records.map(nodeFilePath));
-  const files = new Map<string, string>([
-    ['manifest.json', stableJson(result.manifest)],
-    ['edges/edges.jsonl', edgesJsonl(result.graph.edges)],
-    ['edges/dangling.jsonl', result.graph.dangling.map((link) => `${JSON.stringify(canonical(link))}\n`).join('')],
-  ]);
+  const files = new Map<string, string>([['manifest.json', stableJson(result.manifest)]]);
+  // The same graph as last time, and edge files as the last build left them: nothing to write
+  // there, and no 30 MB of JSON to produce (10k tree) only to find that out.
+  if (!(result.sameGraph && (await unchangedFiles(dir, EDGE_FILES, artifacts)))) {
+    files.set('edges/edges.jsonl', edgesJsonl(result.graph.edges));
+    files.set('edges/dangling.jsonl', result.graph.dangling.map((link) => `${JSON.stringify(canonical(link))}\n`).join(''));
+  }
   for (const [path, record] of current) {
     if (result.touched.has(record) || !before.has(path)) files.set(path, nodeFileText(record));
   }

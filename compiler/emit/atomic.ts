@@ -18,9 +18,9 @@ export async function writeAtomic(path: string, data: string | Uint8Array): Prom
 
 /** Writes only when the content differs, so unchanged artifacts keep their mtime and git sees no churn. */
 export async function writeIfChanged(path: string, text: string): Promise<boolean> {
-  const current = await readFile(path, 'utf8').catch(() => null);
-  if (current === text) return false;
-  await writeAtomic(path, text);
+  const bytes = Buffer.from(text);
+  if ((await readFile(path).catch(() => null))?.equals(bytes)) return false;
+  await writeAtomic(path, bytes);
   return true;
 }
 
@@ -43,8 +43,10 @@ export async function writeManyIfChanged(dir: string, files: ReadonlyArray<reado
   const changed = new Array<boolean>(files.length).fill(false);
   await forEachLimited(files.map((file, i) => [file, i] as const), async ([[path, text], i]) => {
     const target = join(dir, path);
-    if (!options.fresh && (await readFile(target, 'utf8').catch(() => null)) === text) return;
-    await replaceFile(target, text);
+    // Compared as bytes: no UTF-8 decoding of a 30 MB edges.jsonl just to find it unchanged.
+    const bytes = Buffer.from(text);
+    if (!options.fresh && (await readFile(target).catch(() => null))?.equals(bytes)) return;
+    await replaceFile(target, bytes);
     changed[i] = true;
   });
   return files.filter((_, i) => changed[i]).map(([path]) => path);

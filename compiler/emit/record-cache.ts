@@ -34,6 +34,14 @@ export interface RecordCache {
   records: DocumentRecord[];
   /** Spec path → stamp of the bytes the index was built from. */
   stamps: Map<string, SourceStamp>;
+  /** Index-relative path → size and times of whole-tree artifacts as the build that wrote the cache left them. */
+  artifacts: Map<string, ArtifactStamp>;
+}
+
+export interface ArtifactStamp {
+  size: number;
+  mtimeMs: number;
+  ctimeMs: number;
 }
 
 interface Header {
@@ -42,6 +50,8 @@ interface Header {
   manifest: string;
   /** Per spec: path, size, mtimeMs, ctimeMs, hash. */
   stamps: [string, number, number, number, string][];
+  /** Per artifact: index-relative path, size, mtimeMs, ctimeMs. */
+  artifacts: [string, number, number, number][];
   /** Per record: byte length of its light part, then of its body. */
   lengths: number[];
 }
@@ -74,7 +84,7 @@ export async function readRecordCache(file: string, manifestText: string): Promi
     const headerLength = new DataView(view.buffer, view.byteOffset, 4).getUint32(0, true);
     const unpackr = newPackr();
     const header = unpackr.unpack(view.subarray(4, 4 + headerLength)) as Header;
-    if (header?.format !== CACHE_FORMAT || header.manifest !== manifestKey(manifestText) || !Array.isArray(header.lengths) || !Array.isArray(header.stamps)) return null;
+    if (header?.format !== CACHE_FORMAT || header.manifest !== manifestKey(manifestText) || !Array.isArray(header.lengths) || !Array.isArray(header.stamps) || !Array.isArray(header.artifacts)) return null;
     const records: DocumentRecord[] = [];
     let at = 4 + headerLength;
     for (let i = 0; i < header.lengths.length; i += 2) {
@@ -90,7 +100,8 @@ export async function readRecordCache(file: string, manifestText: string): Promi
     }
     if (at !== view.length) return null;
     const stamps = new Map(header.stamps.map(([path, size, mtimeMs, ctimeMs, hash]) => [path, { size, mtimeMs, ctimeMs, hash }]));
-    return { records, stamps };
+    const artifacts = new Map(header.artifacts.map(([path, size, mtimeMs, ctimeMs]) => [path, { size, mtimeMs, ctimeMs }]));
+    return { records, stamps, artifacts };
   } catch {
     return null;
   }
@@ -98,9 +109,16 @@ export async function readRecordCache(file: string, manifestText: string): Promi
 
 /**
  * Writes the cache for the index just written: `records` are the node files' records (winners),
- * sorted by source path; `stamps` the trusted stamps of this build's scan.
+ * sorted by source path; `stamps` the trusted stamps of this build's scan; `artifacts` the stamps
+ * of the edge files just written, which lets the next build trust them without reading them.
  */
-export async function writeRecordCache(file: string, manifestText: string, records: readonly DocumentRecord[], stamps: ReadonlyMap<string, SourceStamp>): Promise<void> {
+export async function writeRecordCache(
+  file: string,
+  manifestText: string,
+  records: readonly DocumentRecord[],
+  stamps: ReadonlyMap<string, SourceStamp>,
+  artifacts: ReadonlyMap<string, ArtifactStamp> = new Map(),
+): Promise<void> {
   const packr = newPackr();
   const parts: Uint8Array[] = [];
   const lengths: number[] = [];
@@ -118,6 +136,7 @@ export async function writeRecordCache(file: string, manifestText: string, recor
     format: CACHE_FORMAT,
     manifest: manifestKey(manifestText),
     stamps: [...stamps].map(([path, s]) => [path, s.size, s.mtimeMs, s.ctimeMs, s.hash]),
+    artifacts: [...artifacts].map(([path, a]) => [path, a.size, a.mtimeMs, a.ctimeMs]),
     lengths,
   };
   const head = packr.pack(header);

@@ -6,6 +6,7 @@
 import type { DanglingLink, GraphEdge, GraphNode, LayerViolation } from '../../runtime/model.js';
 import { warning, type BuildWarning } from '../diagnostics.js';
 import type { DocumentRecord, RawLink } from '../kinds/extract.js';
+import { canonical } from '../emit/canonical.js';
 import { kindSpec } from '../kinds/table.js';
 import { isLayerViolation, layerDependencyEdge } from './layers.js';
 import { LinkResolver } from './resolve.js';
@@ -168,6 +169,29 @@ function layerViolations(edges: readonly GraphEdge[], byId: ReadonlyMap<string, 
       edge_type: edge.edge_type,
       source_file: edge.source_file,
     }));
+}
+
+/**
+ * Whether two records give {@link linkRecords} the same input: it reads these node fields and the
+ * raw links, nothing else (not the text). Records that all compare equal link to the same graph, so
+ * an edit to a document's prose leaves the edge files as they are.
+ */
+export function sameLinkInputs(a: DocumentRecord, b: DocumentRecord): boolean {
+  if (a === b) return true;
+  const x = a.node;
+  const y = b.node;
+  return (
+    x.id === y.id &&
+    x.doc_id === y.doc_id &&
+    x.title === y.title &&
+    x.source_file === y.source_file &&
+    x.domain === y.domain &&
+    x.kind === y.kind &&
+    x.layer === y.layer &&
+    JSON.stringify(x.aliases) === JSON.stringify(y.aliases) &&
+    // Links read back from node files have sorted keys, fresh ones the extractor's order.
+    JSON.stringify(canonical(a.links)) === JSON.stringify(canonical(b.links))
+  );
 }
 
 /** Code-unit order, not locale order: the same on every machine. */
