@@ -21,7 +21,7 @@ import { readPointer, writeDist, type BundlePointer } from './emit/dist.js';
 import { edgesJsonl, nodeFilePath, nodeFileText, writeIndexDir, type IndexDirWrite } from './emit/index-dir.js';
 import { packBundle } from './emit/pack.js';
 import { packCachePath, readPackMemo, writePackMemo } from './emit/pack-cache.js';
-import { readRecordCache, recordCachePath, writeRecordCache, type ArtifactStamp } from './emit/record-cache.js';
+import { readRecordCache, recordCachePath, restoreGraph, writeRecordCache, type ArtifactStamp, type CachedGraph } from './emit/record-cache.js';
 import { readIndex, readTombstones, writeTombstones, sortTombstones, type IndexContent, type Tombstone } from './emit/tombstones.js';
 import { now, type DomainEvent } from './events.js';
 import { readGitFacts } from './git.js';
@@ -94,6 +94,16 @@ interface Previous {
   stamps: ReadonlyMap<string, SourceStamp> | null;
   /** Stamps of the edge files as the previous build left them, when the record cache was fresh. */
   artifacts: ReadonlyMap<string, ArtifactStamp> | null;
+  /** The previous graph, when the record cache was fresh and held it. */
+  graph: CachedGraph | null;
+}
+
+/** What the record cache adds to the previous index (compiler/emit/record-cache.ts). */
+export interface PreviousCache {
+  /** Stamps of the specs the previous index was built from. */
+  stamps?: ReadonlyMap<string, SourceStamp>;
+  /** The graph the previous records linked to. */
+  graph?: CachedGraph | null;
 }
 
 /** The `kdd build` entry: picks incremental or full, writes `.kdd-index/` and `dist/`, reports. */
@@ -104,7 +114,7 @@ export async function buildIndex(options: IndexBuildOptions): Promise<IndexBuild
   const cacheFile = options.recordCache ?? recordCachePath(indexDir);
   const previous = await loadPrevious(indexDir, options.mode ?? 'auto', cacheFile);
   const reuse = previous.fullReason === null;
-  const compiled = await compileIncremental(options, previous.content, reuse, indexDir, previous.stamps ?? undefined);
+  const compiled = await compileIncremental(options, previous.content, reuse, indexDir, { stamps: previous.stamps ?? undefined, graph: previous.graph });
   const semantic = await semanticStage(compiled.graph, compiled.manifest, indexDir, options, true);
   const result = withSemantic(compiled, semantic);
   const written = reuse ? await writeTouched(indexDir, result, previous.content!, previous.artifacts) : await writeIndexDir(indexDir, result.manifest, result.records, result.graph);
@@ -144,15 +154,15 @@ function withSemantic(result: IncrementalCompileResult, semantic: SemanticResult
 async function loadPrevious(indexDir: string, mode: BuildMode, cacheFile: string | false): Promise<Previous> {
   const text = await readFile(join(indexDir, 'manifest.json'), 'utf8').catch(() => null);
   const manifest = text === null ? null : (JSON.parse(text) as IndexManifest);
-  if (!manifest) return { content: null, fullReason: 'no previous index', stamps: null, artifacts: null };
+  if (!manifest) return { content: null, fullReason: 'no previous index', stamps: null, artifacts: null, graph: null };
   if (manifest.version !== INDEX_FORMAT_VERSION) {
-    return { content: null, fullReason: `index format ${manifest.version} differs from ${INDEX_FORMAT_VERSION}`, stamps: null, artifacts: null };
+    return { content: null, fullReason: `index format ${manifest.version} differs from ${INDEX_FORMAT_VERSION}`, stamps: null, artifacts: null, graph: null };
   }
   const fullReason = mode === 'full' ? 'full build requested' : null;
   // Even a forced full build reads the previous index: deletions still need tombstones and events.
   const cached = cacheFile ? await readRecordCache(cacheFile, text!) : null;
-  if (cached) return { content: { manifest, records: cached.records, tombstones: await readTombstones(indexDir) }, fullReason, stamps: cached.stamps, artifacts: cached.artifacts };
-  return { content: await readIndex(indexDir), fullReason, stamps: null, artifacts: null };
+  if (cached) return { content: { manifest, records: cached.records, tombstones: await readTombstones(indexDir) }, fullReason, stamps: cached.stamps, artifacts: cached.artifacts, graph: cached.graph };
+  return { content: await readIndex(indexDir), fullReason, stamps: null, artifacts: null, graph: null };
 }
 
 /** The record cache for the index just written: its node files' records, the specs' and the edge files' stamps. */
@@ -160,7 +170,9 @@ async function writeCache(file: string, result: IncrementalCompileResult, artifa
   const winners = new Map(result.graph.nodes.map((node) => [node.id, node]));
   const records = result.records.filter((record) => winners.get(record.node.id) === record.node);
   // A cache is an optimisation: failing to write one must not fail the build.
-  await writeRecordCache(file, stableJson(result.manifest), records, result.stamps, artifacts).catch(() => undefined);
+  // A graph with agent edges is not a function of the records alone: only a plain one is kept.
+  const graph = result.manifest.enrichments ? null : result.graph;
+  await writeRecordCache(file, stableJson(result.manifest), records, result.stamps, artifacts, graph).catch(() => undefined);
 }
 
 /** The whole-tree files a link pass writes. */
@@ -203,12 +215,12 @@ export async function compileIncremental(
   previous: IndexContent | null,
   reuse: boolean,
   indexDir?: string,
-  stamps?: ReadonlyMap<string, SourceStamp>,
+  cache: PreviousCache = {},
 ): Promise<IncrementalCompileResult> {
   const root = resolve(options.specsDir);
   const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const prior = new Map((previous?.records ?? []).map((record) => [record.node.source_file, record]));
-  const [scan, git, deletedAt] = await Promise.all([scanSpecs(root, maxBytes, reuse ? stamps : undefined), readGitFacts(root), headCommitTime(root)]);
+  const [scan, git, deletedAt] = await Promise.all([scanSpecs(root, maxBytes, reuse ? cache.stamps : undefined), readGitFacts(root), headCommitTime(root)]);
   const read = await withTexts(root, maxBytes, scan, (file) => reuse && prior.get(file.path)?.node.source_hash === file.hash);
   const warnings: BuildWarning[] = [...read.warnings];
   const skipped: SkippedFile[] = read.warnings.map((w) => ({ file: w.file, reason: w.code }));
@@ -247,20 +259,24 @@ export async function compileIncremental(
     }
     options.onProgress?.(index + 1, read.files.length);
   });
-  // L3 (#9): agent edges and summaries from `.kdd-index/enrichments/`, current ones only.
-  const enriched = applyEnrichments(linkRecords(records), indexDir ? await readEnrichments(indexDir) : undefined);
-  const graph = enriched.graph;
-  warnings.push(...graph.warnings, ...enriched.warnings);
-  const manifest = enrichManifest(makeManifest(graph, records, git, options.indexedBy ?? null), enriched.applied);
-  const sameGraph =
+  // Linking reads nothing but the records' link input: the same input as last time is the same graph.
+  const sameLinks =
     reuse &&
     previous !== null &&
     records.length === previous.records.length &&
     records.every((record) => {
       const old = prior.get(record.node.source_file);
       return old !== undefined && sameLinkInputs(record, old);
-    }) &&
-    stableJson(manifest.enrichments ?? null) === stableJson(previous.manifest.enrichments ?? null);
+    });
+  // L3 (#9): agent edges and summaries from `.kdd-index/enrichments/`, current ones only.
+  const enrichments = indexDir ? await readEnrichments(indexDir) : undefined;
+  const unenriched = !previous?.manifest.enrichments && (!enrichments || (enrichments.enrichments.length === 0 && enrichments.warnings.length === 0));
+  const restored = sameLinks && unenriched && cache.graph ? restoreOrNull(records, cache.graph) : null;
+  const enriched = restored ? { graph: restored, warnings: [], applied: [] } : applyEnrichments(linkRecords(records), enrichments);
+  const graph = enriched.graph;
+  warnings.push(...graph.warnings, ...enriched.warnings);
+  const manifest = enrichManifest(makeManifest(graph, records, git, options.indexedBy ?? null), enriched.applied);
+  const sameGraph = sameLinks && stableJson(manifest.enrichments ?? null) === stableJson(previous!.manifest.enrichments ?? null);
   const diff = diffSources(previous, read.files, prior);
   const tombstoned = tombstones(previous, graph, deletedAt);
   const docIds = new Map((previous?.records ?? []).map((record) => [record.node.id, record.node.doc_id]));
@@ -280,6 +296,15 @@ export async function compileIncremental(
     stamps: new Map(read.files.flatMap((file) => (file.stamp ? [[file.path, file.stamp] as const] : []))),
     sameGraph,
   };
+}
+
+/** The cached graph over `records`, or null when the cache turns out unreadable (the graph is then linked anew). */
+function restoreOrNull(records: readonly DocumentRecord[], cached: CachedGraph): Graph | null {
+  try {
+    return restoreGraph(records, cached);
+  } catch {
+    return null;
+  }
 }
 
 /**

@@ -282,7 +282,7 @@ function attachBody(node: Record<string, unknown>, bytes: Uint8Array, what: stri
 }
 
 // ── Edges ───────────────────────────────────────────────────────────────────────────────────────
-interface EncodedEdges {
+export interface EncodedEdges {
   count: number;
   strings: string[];
   /** Node reference: value < nodes = node index; else `strings[value - nodes]` (an id no node has). */
@@ -300,7 +300,7 @@ interface EncodedEdges {
   flags: Uint8Array;
 }
 
-function encodeEdges(edges: readonly GraphEdge[], nodes: readonly GraphNode[]): EncodedEdges {
+export function encodeEdges(edges: readonly GraphEdge[], nodes: readonly GraphNode[]): EncodedEdges {
   const position = new Map<string, number>();
   nodes.forEach((node, i) => position.set(node.id, i));
   const strings = new StringTable();
@@ -344,13 +344,13 @@ function encodeEdges(edges: readonly GraphEdge[], nodes: readonly GraphNode[]): 
   };
 }
 
-interface DecodedEdges {
+export interface DecodedEdges {
   edges: GraphEdge[];
   outgoing: number[][];
   incoming: number[][];
 }
 
-function decodeEdges(data: unknown, nodes: readonly GraphNode[]): DecodedEdges {
+export function decodeEdges(data: unknown, nodes: readonly GraphNode[]): DecodedEdges {
   const encoded = data as Partial<EncodedEdges> | null;
   if (!encoded || typeof encoded.count !== 'number' || !Array.isArray(encoded.strings) || !Array.isArray(encoded.metadata)) {
     throw corrupt('edges are missing');
@@ -495,6 +495,8 @@ export type BundleContent = Omit<Bundle, 'outgoing' | 'incoming'>;
 export interface EncodeOptions {
   /** Node i's body blob already encoded ({@link encodeNodeBody} of node i), to skip re-encoding it. */
   bodies?: readonly Uint8Array[];
+  /** The edges already encoded ({@link encodeEdges} of the bundle's edges and nodes). */
+  edges?: EncodedEdges;
 }
 
 export function toEncoded(bundle: BundleContent, options: EncodeOptions = {}): EncodedBundle {
@@ -504,7 +506,7 @@ export function toEncoded(bundle: BundleContent, options: EncodeOptions = {}): E
     format: bundle.format,
     manifest: bundle.manifest ?? null,
     nodes: encodeNodes(nodes, packr, options.bodies),
-    edges: encodeEdges(bundle.edges ?? [], nodes),
+    edges: options.edges ?? encodeEdges(bundle.edges ?? [], nodes),
     layer_violations: bundle.layer_violations ?? [],
     dangling: bundle.dangling ?? [],
     search: bundle.search ?? null,

@@ -11,9 +11,10 @@
  * Term ids index one vocabulary shared by every entry. Postings are assembled from these lists
  * (`assembleTextIndex`, `assembleChunkIndex`), which give the bytes a cold build gives.
  *
- * On disk: one msgpack file `.kdd-index/.cache/pack` (git-ignored folder, see record-cache.ts), read
- * once per build and rewritten atomically with the entries the last pack used. Never the source of
- * truth: a missing, unreadable or foreign file (format, or tokenizer/chunker fingerprint) is ignored.
+ * On disk: one file `.kdd-index/.cache/pack` (git-ignored folder, see record-cache.ts), read once
+ * per build and rewritten atomically with the entries the last pack used; entries read from it are
+ * copied back byte for byte. Never the source of truth: a missing, unreadable or foreign file
+ * (format, or tokenizer/chunker fingerprint) is ignored.
  */
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
@@ -27,7 +28,7 @@ import { chunkAll } from '../embed/chunk.js';
 import { writeAtomic, writeIfChanged } from './atomic.js';
 import { CACHE_DIR } from './record-cache.js';
 
-const FORMAT = 'kdd-pack-cache/1';
+const FORMAT = 'kdd-pack-cache/2';
 
 /** Pack products of one node (position-independent). `terms`: `[term, field << 12 | tf]` pairs. */
 export interface NodePack extends NodeTerms {
@@ -117,52 +118,86 @@ function fingerprint(): string {
   return (fingerprintValue = createHash('sha256').update(data).digest('hex'));
 }
 
-/** Per entry: key, lens, terms length, exact keys, chunk ids, chunk rows, chunk terms length, chunk ends. */
-type StoredEntry = [key: string, lens: number[], terms: number, keys: string[], chunkIds: string[], chunkRows: number[], chunkTerms: number, chunkEnds: number[]];
+/** An entry's light part: key, lens, terms length, exact keys, chunk ids, chunk rows, chunk ends. */
+type StoredMeta = [key: string, lens: number[], terms: number, keys: string[], chunkIds: string[], chunkRows: number[], chunkEnds: number[]];
 
-interface Stored {
+interface Header {
   format: string;
   fingerprint: string;
   terms: string[];
-  entries: StoredEntry[];
-  /** Every entry's `terms` then `chunkTerms`, in entry order: one little-endian u32 column (after the header). */
-  ids?: Uint8Array;
+  /** Vocabulary size right after the last compaction: the next one waits until it has grown by a quarter. */
+  base: number;
+  /** Per entry: byte length of its light part (unpadded), then of its term ids. */
+  lengths: number[];
 }
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+const pad4 = (n: number) => (n + 3) & ~3;
 
-/** The memo saved in `file`, or an empty one when there is none (or it does not fit this code). */
+/**
+ * Stored bytes of each entry read from a file, written back verbatim while term ids keep their
+ * meaning (no compaction): rewriting the cache after a one-document edit is then a copy.
+ */
+const storedEntries = new WeakMap<NodePack, Uint8Array>();
+/** Unpadded light-part length of each stored entry. */
+const storedMeta = new WeakMap<Uint8Array, number>();
+/** Vocabulary size after the last compaction, per memo read from a file. */
+const compactedAt = new WeakMap<PackMemo, number>();
+
+/**
+ * The memo saved in `file`, or an empty one when there is none (or it does not fit this code).
+ *
+ * Layout: u32 (LE) header length, msgpack {@link Header}, zero padding to a multiple of 4, then per
+ * entry its msgpack light part padded to a multiple of 4 and its u32 (LE) term ids (`terms` then
+ * `chunkTerms`). Every id column is 4-byte aligned, so on little-endian machines the entries are
+ * views into the file's bytes.
+ */
 export async function readPackMemo(file: string): Promise<PackMemo> {
   const bytes = await readFile(file).catch(() => null);
-  if (bytes === null) return createPackMemo();
+  if (bytes === null || bytes.length < 4) return createPackMemo();
   try {
-    const view = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    // Aligned plain view (msgpackr treats Node Buffers specially; Uint32Array views need alignment).
+    const view = bytes.byteOffset % 4 === 0 ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) : Uint8Array.prototype.slice.call(bytes);
     const headerLength = new DataView(view.buffer, view.byteOffset, 4).getUint32(0, true);
-    const data = newPackr().unpack(view.subarray(4, 4 + headerLength)) as Stored;
-    if (!data || data.format !== FORMAT || data.fingerprint !== fingerprint() || !Array.isArray(data.terms) || !Array.isArray(data.entries)) return createPackMemo();
-    data.ids = view.subarray(4 + headerLength);
-    const vocab = new TermIds(data.terms);
-    if (vocab.size !== data.terms.length) return createPackMemo();
-    const ids = bytesToU32(data.ids!);
+    const unpackr = newPackr();
+    const header = unpackr.unpack(view.subarray(4, 4 + headerLength)) as Header;
+    if (header?.format !== FORMAT || header.fingerprint !== fingerprint() || !Array.isArray(header.terms) || !Array.isArray(header.lengths)) return createPackMemo();
+    const vocab = new TermIds(header.terms);
+    if (vocab.size !== header.terms.length) return createPackMemo();
     const limit = vocab.size;
-    const entries = new Map<string, NodePack>();
-    let at = 0;
-    for (const entry of data.entries) {
-      const [key, lens, termCount, keys, chunkIds, chunkRows, chunkTermCount, chunkEnds] = entry;
-      if (at + termCount + chunkTermCount > ids.length) return createPackMemo();
-      const terms = ids.subarray(at, (at += termCount));
-      const chunkTerms = ids.subarray(at, (at += chunkTermCount));
+    const memo: PackMemo = { vocab, entries: new Map(), used: new Set(), added: 0, stored: 0 };
+    let at = pad4(4 + headerLength);
+    for (let i = 0; i < header.lengths.length; i += 2) {
+      const start = at;
+      const metaLength = header.lengths[i]!;
+      const idsLength = header.lengths[i + 1]!;
+      const idsAt = start + pad4(metaLength);
+      if (idsLength % 4 !== 0 || (at = idsAt + idsLength) > view.length) return createPackMemo();
+      const [key, lens, termCount, keys, chunkIds, chunkRows, chunkEnds] = unpackr.unpack(view.subarray(start, start + metaLength)) as StoredMeta;
+      const ids = u32View(view.subarray(idsAt, at));
+      const terms = ids.subarray(0, termCount);
+      const chunkTerms = ids.subarray(termCount);
       // Term ids must be in range (a corrupt entry would index past the vocabulary).
       if (terms.length % 2 !== 0 || chunkIds.length * 5 !== chunkRows.length || chunkEnds.length !== chunkIds.length || (chunkEnds.at(-1) ?? 0) !== chunkTerms.length) return createPackMemo();
-      for (let k = 0; k < terms.length; k += 2) if (terms[k]! >= limit) return createPackMemo();
-      for (let k = 0; k < chunkTerms.length; k += 2) if (chunkTerms[k]! >= limit) return createPackMemo();
-      entries.set(key, { lens, terms, keys, chunkIds, chunkRows, chunkTerms, chunkEnds });
+      for (let k = 0; k < ids.length; k += 2) if (ids[k]! >= limit) return createPackMemo();
+      const pack: NodePack = { lens, terms, keys, chunkIds, chunkRows, chunkTerms, chunkEnds };
+      const entry = view.subarray(start, at);
+      storedEntries.set(pack, entry);
+      storedMeta.set(entry, metaLength);
+      memo.entries.set(key, pack);
     }
-    if (at !== ids.length) return createPackMemo();
-    return { vocab, entries, used: new Set(), added: 0, stored: entries.size };
+    if (at !== view.length) return createPackMemo();
+    memo.stored = memo.entries.size;
+    compactedAt.set(memo, typeof header.base === 'number' ? header.base : limit);
+    return memo;
   } catch {
     return createPackMemo();
   }
+}
+
+function u32View(bytes: Uint8Array): Uint32Array {
+  if (!LITTLE_ENDIAN) return bytesToU32(bytes);
+  return new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >>> 2);
 }
 
 /** Saves the entries the last pack used (atomically); a vocabulary grown mostly stale is compacted. */
@@ -171,45 +206,58 @@ export async function writePackMemo(file: string, memo: PackMemo): Promise<void>
   if (memo.added === 0 && memo.used.size === memo.stored && memo.stored > 0) return;
   const kept = [...memo.used].filter((key) => memo.entries.has(key)).sort();
   let terms = memo.vocab.terms;
-  const seen = new Uint8Array(terms.length);
-  let count = 0;
-  let total = 0;
-  const mark = (list: Uint32Array, from: number, step: number) => {
-    for (let k = from; k < list.length; k += step) if (!seen[list[k]!]) (seen[list[k]!] = 1), count++;
-  };
+  let base = compactedAt.get(memo) ?? 0;
+  let remap: Uint32Array | null = null;
+  // Term ids only ever get added; entries that left free theirs. Look for stale ones (a pass over
+  // every id) only once the vocabulary has grown by a quarter since it was last compacted.
+  if (terms.length > base * 1.25) {
+    const seen = new Uint8Array(terms.length);
+    let count = 0;
+    for (const key of kept) {
+      const pack = memo.entries.get(key)!;
+      for (const list of [pack.terms, pack.chunkTerms]) for (let k = 0; k < list.length; k += 2) if (!seen[list[k]!]) (seen[list[k]!] = 1), count++;
+    }
+    if (count < terms.length * 0.8) {
+      remap = new Uint32Array(terms.length);
+      const compact: string[] = [];
+      for (let t = 0; t < terms.length; t++) if (seen[t]) remap[t] = compact.push(terms[t]!) - 1;
+      terms = compact;
+    }
+    base = terms.length;
+  }
+  const packr = newPackr();
+  const parts: Uint8Array[] = [];
+  const lengths: number[] = [];
   for (const key of kept) {
     const pack = memo.entries.get(key)!;
-    mark(pack.terms, 0, 2);
-    mark(pack.chunkTerms, 0, 2);
-    total += pack.terms.length + pack.chunkTerms.length;
+    const stored = remap ? undefined : storedEntries.get(pack);
+    const entry = stored ? { bytes: stored, metaLength: storedMeta.get(stored)! } : encodeEntry(packr, key, pack, remap);
+    parts.push(entry.bytes);
+    lengths.push(entry.metaLength, (pack.terms.length + pack.chunkTerms.length) * 4);
   }
-  let remap: Uint32Array | null = null;
-  if (count < terms.length * 0.8) {
-    remap = new Uint32Array(terms.length);
-    const compact: string[] = [];
-    for (let t = 0; t < terms.length; t++) if (seen[t]) remap[t] = compact.push(terms[t]!) - 1;
-    terms = compact;
-  }
-  const ids = new Uint32Array(total);
-  let at = 0;
-  const put = (list: Uint32Array, from: number, step: number) => {
-    ids.set(list, at);
-    if (remap) for (let k = at + from; k < at + list.length; k += step) ids[k] = remap[ids[k]!]!;
-    at += list.length;
-  };
-  const entries: StoredEntry[] = kept.map((key) => {
-    const p = memo.entries.get(key)!;
-    put(p.terms, 0, 2);
-    put(p.chunkTerms, 0, 2);
-    return [key, p.lens, p.terms.length, p.keys, p.chunkIds, p.chunkRows, p.chunkTerms.length, p.chunkEnds];
-  });
-  // Framing: u32 header length, msgpack header, then the id column as raw bytes (not through msgpack).
-  const header = newPackr().pack({ format: FORMAT, fingerprint: fingerprint(), terms, entries });
-  const column = LITTLE_ENDIAN ? new Uint8Array(ids.buffer) : u32ToBytes(ids);
-  const out = new Uint8Array(4 + header.length + column.length);
+  const header = packr.pack({ format: FORMAT, fingerprint: fingerprint(), terms, base, lengths } satisfies Header);
+  let total = pad4(4 + header.length);
+  for (const part of parts) total += part.length;
+  const out = new Uint8Array(total);
   new DataView(out.buffer).setUint32(0, header.length, true);
   out.set(header, 4);
-  out.set(column, 4 + header.length);
+  let at = pad4(4 + header.length);
+  for (const part of parts) out.set(part, at), (at += part.length);
   await writeAtomic(file, out);
   await writeIfChanged(join(dirname(file), '.gitignore'), '*\n');
+}
+
+/** One entry's bytes: light part, zero padding to 4, then its term ids (renumbered by `remap` when given). */
+function encodeEntry(packr: ReturnType<typeof newPackr>, key: string, pack: NodePack, remap: Uint32Array | null): { bytes: Uint8Array; metaLength: number } {
+  const meta = packr.pack([key, pack.lens, pack.terms.length, pack.keys, pack.chunkIds, pack.chunkRows, pack.chunkEnds] satisfies StoredMeta);
+  const metaLength = meta.length;
+  const count = pack.terms.length + pack.chunkTerms.length;
+  const out = new Uint8Array(pad4(metaLength) + count * 4);
+  out.set(meta, 0);
+  const ids = new Uint32Array(count);
+  ids.set(pack.terms, 0);
+  ids.set(pack.chunkTerms, pack.terms.length);
+  if (remap) for (let k = 0; k < count; k += 2) ids[k] = remap[ids[k]!]!;
+  out.set(LITTLE_ENDIAN ? new Uint8Array(ids.buffer) : u32ToBytes(ids), pad4(metaLength));
+  return { bytes: out, metaLength };
 }

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { BundleContent } from '../../runtime/bundle-codec.js';
 import { BUNDLE_FORMAT_VERSION, encodeBundle, type BundleChunk, type BundleVectors } from '../../runtime/bundle-format.js';
-import type { GraphEdge, IndexManifest } from '../../runtime/model.js';
+import type { IndexManifest } from '../../runtime/model.js';
 import { TermCounter, TermIds, assembleTextIndex } from '../../runtime/search/bm25f.js';
 import { assembleChunkIndex } from '../../runtime/search/chunk-index.js';
 import type { QuantizedVectors } from '../../runtime/vectors.js';
@@ -13,7 +13,7 @@ import { withEnrichmentSections } from '../enrich/edges.js';
 import type { Graph } from '../graph/link.js';
 import { canonical } from './canonical.js';
 import { computeNodePack, memoNodePack, type NodePack, type PackMemo } from './pack-cache.js';
-import { packedNode } from './packed-node.js';
+import { packedEdges, packedNode } from './packed-node.js';
 
 export interface PackedBundle {
   bytes: Uint8Array;
@@ -58,7 +58,7 @@ export function packBundle(input: PackInput, options: PackOptions = {}): PackedB
     // same tree are equal, and a commit that touches no spec does not change the bundle.
     manifest: canonical({ ...input.manifest, indexed_by: null, git_commit: null }),
     nodes,
-    edges: input.edges.map(withSortedMetadata),
+    edges: input.edges,
     layer_violations: canonical(input.layer_violations),
     dangling: canonical(input.dangling),
     search: assembleTextIndex(packs, vocab.terms, packs.map((pack) => pack.keys)),
@@ -66,19 +66,9 @@ export function packBundle(input: PackInput, options: PackOptions = {}): PackedB
     chunks,
     vectors: input.vectors ? bundleVectors(input.vectors, chunks) : null,
   };
-  const bytes = encodeBundle(bundle, { bodies: packed.map((p) => p.body) });
+  const bytes = encodeBundle(bundle, { bodies: packed.map((p) => p.body), edges: packedEdges(input.edges, nodes) });
   const hash = bundleHash(bytes);
   return { bytes, hash, fileName: `kdd-${hash}.msgpack` };
-}
-
-/**
- * The codec reads an edge field by field, so only the order of its metadata keys reaches the bytes:
- * copying just the few edges whose keys are out of order canonicalises 100k edges in a blink.
- */
-function withSortedMetadata(edge: GraphEdge): GraphEdge {
-  const keys = Object.keys(edge.metadata);
-  for (let i = 1; i < keys.length; i++) if (keys[i - 1]! > keys[i]!) return { ...edge, metadata: canonical(edge.metadata) };
-  return edge;
 }
 
 export function bundleHash(bytes: Uint8Array): string {

@@ -4,14 +4,17 @@
  * node files and hashes only the specs whose stamp moved.
  *
  * Built so that an unchanged record costs next to nothing, read or written:
- * - a record is stored as its light part (node without `sections` / `indexed_fields`, raw links,
- *   content key) and its node body exactly as the bundle stores it. Reading decodes the light part
- *   only; the text decodes on first access (runtime/bundle-codec.ts `withLazyBody`), and the pack
- *   stage takes the key and body as they are (compiler/emit/packed-node.ts). An edit to one spec of
- *   10k never decodes the other 9,999 texts.
- * - both parts of a record read from the cache are remembered as bytes and written back verbatim.
+ * - a record is stored as its light part (node without `sections` / `indexed_fields`, content key),
+ *   its raw links and its node body exactly as the bundle stores it. Reading decodes the light part
+ *   only; links and text decode on first access (runtime/bundle-codec.ts `withLazyBody`), and the
+ *   pack stage takes the key and body as they are (compiler/emit/packed-node.ts). An edit to one
+ *   spec of 10k never decodes the other 9,999 texts.
+ * - the three parts of a record read from the cache are remembered as bytes and written back verbatim.
+ * - the graph the records linked to (edges in the bundle's column encoding, dangling links, layer
+ *   violations, link warnings) rides along: when no record's link input changed, the next build
+ *   takes it from here instead of linking again (compiler/incremental.ts).
  *
- * Layout: u32 (LE) header length, msgpack header, then per record its light part and its body.
+ * Layout: u32 (LE) header length, msgpack header, then per record its light part, links and body.
  *
  * Never the source of truth: it is keyed by the SHA-256 of the `manifest.json` it was written
  * with, and a missing, unreadable or stale cache is ignored (the build reads `.kdd-index/`).
@@ -21,13 +24,25 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { lightNode, newPackr, withLazyBody } from '../../runtime/bundle-codec.js';
+import type { Packr } from 'msgpackr';
+import { decodeEdges, lightNode, newPackr, withLazyBody, type EncodedEdges } from '../../runtime/bundle-codec.js';
+import type { DanglingLink, GraphNode, LayerViolation } from '../../runtime/model.js';
+import type { BuildWarning } from '../diagnostics.js';
+import { compare, type Graph } from '../graph/link.js';
 import type { DocumentRecord, RawLink } from '../kinds/extract.js';
 import type { SourceStamp } from '../read.js';
 import { writeAtomic, writeIfChanged } from './atomic.js';
-import { packedNode, rememberPackedNode } from './packed-node.js';
+import { packedEdges, packedNode, rememberPackedEdges, rememberPackedNode } from './packed-node.js';
 
-const CACHE_FORMAT = 'kdd-record-cache/2';
+const CACHE_FORMAT = 'kdd-record-cache/3';
+
+/** The link stage's output as the cache stores it. */
+export interface CachedGraph {
+  edges: EncodedEdges;
+  dangling: DanglingLink[];
+  layer_violations: LayerViolation[];
+  warnings: BuildWarning[];
+}
 
 export interface RecordCache {
   /** The node files' records, sorted by source path (what `readIndexDir` returns). */
@@ -36,6 +51,8 @@ export interface RecordCache {
   stamps: Map<string, SourceStamp>;
   /** Index-relative path → size and times of whole-tree artifacts as the build that wrote the cache left them. */
   artifacts: Map<string, ArtifactStamp>;
+  /** The graph `linkRecords(records)` gave, or null when it was not stored (enrichments applied). */
+  graph: CachedGraph | null;
 }
 
 export interface ArtifactStamp {
@@ -52,15 +69,16 @@ interface Header {
   stamps: [string, number, number, number, string][];
   /** Per artifact: index-relative path, size, mtimeMs, ctimeMs. */
   artifacts: [string, number, number, number][];
-  /** Per record: byte length of its light part, then of its body. */
+  /** Per record: byte length of its light part, of its links, then of its body. */
   lengths: number[];
+  graph: CachedGraph | null;
 }
 
-/** Light part of a record as stored: `[light node, links, content key]`. */
-type StoredLight = [Record<string, unknown>, RawLink[], string];
+/** Light part of a record as stored: `[light node, content key]`. */
+type StoredLight = [Record<string, unknown>, string];
 
-/** The stored light part of each record read from (or written to) a cache. */
-const storedLight = new WeakMap<DocumentRecord, Uint8Array>();
+/** The stored light part and links of each record read from (or written to) a cache. */
+const stored = new WeakMap<DocumentRecord, { light: Uint8Array; links: Uint8Array }>();
 
 /** Folder of the index's local, git-ignored caches. */
 export const CACHE_DIR = '.cache';
@@ -87,30 +105,54 @@ export async function readRecordCache(file: string, manifestText: string): Promi
     if (header?.format !== CACHE_FORMAT || header.manifest !== manifestKey(manifestText) || !Array.isArray(header.lengths) || !Array.isArray(header.stamps) || !Array.isArray(header.artifacts)) return null;
     const records: DocumentRecord[] = [];
     let at = 4 + headerLength;
-    for (let i = 0; i < header.lengths.length; i += 2) {
+    for (let i = 0; i < header.lengths.length; i += 3) {
       const light = view.subarray(at, (at += header.lengths[i]!));
-      const body = view.subarray(at, (at += header.lengths[i + 1]!));
+      const links = view.subarray(at, (at += header.lengths[i + 1]!));
+      const body = view.subarray(at, (at += header.lengths[i + 2]!));
       if (at > view.length) return null;
-      const [item, links, key] = unpackr.unpack(light) as StoredLight;
+      const [item, key] = unpackr.unpack(light) as StoredLight;
       const node = withLazyBody(item, body);
       rememberPackedNode(node, key, body);
-      const record = { node, links };
-      storedLight.set(record, light);
+      const record = lazyLinks(node, links, unpackr);
+      stored.set(record, { light, links });
       records.push(record);
     }
     if (at !== view.length) return null;
     const stamps = new Map(header.stamps.map(([path, size, mtimeMs, ctimeMs, hash]) => [path, { size, mtimeMs, ctimeMs, hash }]));
     const artifacts = new Map(header.artifacts.map(([path, size, mtimeMs, ctimeMs]) => [path, { size, mtimeMs, ctimeMs }]));
-    return { records, stamps, artifacts };
+    return { records, stamps, artifacts, graph: header.graph ?? null };
   } catch {
     return null;
   }
 }
 
+/** A record whose links decode on first access (links of a record nobody links again stay bytes). */
+function lazyLinks(node: GraphNode, bytes: Uint8Array, unpackr: Packr): DocumentRecord {
+  let links: RawLink[] | undefined;
+  return {
+    node,
+    get links() {
+      return (links ??= unpackr.unpack(bytes) as RawLink[]);
+    },
+    set links(value: RawLink[]) {
+      links = value;
+    },
+  };
+}
+
+/** The graph `cached` describes, over `records` (whose link input is the one it was linked from). */
+export function restoreGraph(records: readonly DocumentRecord[], cached: CachedGraph): Graph {
+  const nodes = records.map((record) => record.node).sort((a, b) => compare(a.id, b.id));
+  const { edges } = decodeEdges(cached.edges, nodes);
+  rememberPackedEdges(edges, cached.edges);
+  return { nodes, edges, dangling: cached.dangling, layer_violations: cached.layer_violations, warnings: cached.warnings };
+}
+
 /**
  * Writes the cache for the index just written: `records` are the node files' records (winners),
  * sorted by source path; `stamps` the trusted stamps of this build's scan; `artifacts` the stamps
- * of the edge files just written, which lets the next build trust them without reading them.
+ * of the edge files just written, which lets the next build trust them without reading them;
+ * `graph` what the records linked to (null when enrichments added edges of their own).
  */
 export async function writeRecordCache(
   file: string,
@@ -118,19 +160,18 @@ export async function writeRecordCache(
   records: readonly DocumentRecord[],
   stamps: ReadonlyMap<string, SourceStamp>,
   artifacts: ReadonlyMap<string, ArtifactStamp> = new Map(),
+  graph: Graph | null = null,
 ): Promise<void> {
   const packr = newPackr();
+  const copy = (value: unknown) => Uint8Array.prototype.slice.call(packr.pack(value));
   const parts: Uint8Array[] = [];
   const lengths: number[] = [];
   for (const record of records) {
     const packed = packedNode(record.node);
-    let light = storedLight.get(record);
-    if (light === undefined) {
-      const value: StoredLight = [lightNode(packed.node), record.links, packed.key];
-      storedLight.set(record, (light = Uint8Array.prototype.slice.call(packr.pack(value))));
-    }
-    parts.push(light, packed.body);
-    lengths.push(light.length, packed.body.length);
+    let pieces = stored.get(record);
+    if (pieces === undefined) stored.set(record, (pieces = { light: copy([lightNode(packed.node), packed.key] satisfies StoredLight), links: copy(record.links) }));
+    parts.push(pieces.light, pieces.links, packed.body);
+    lengths.push(pieces.light.length, pieces.links.length, packed.body.length);
   }
   const header: Header = {
     format: CACHE_FORMAT,
@@ -138,6 +179,12 @@ export async function writeRecordCache(
     stamps: [...stamps].map(([path, s]) => [path, s.size, s.mtimeMs, s.ctimeMs, s.hash]),
     artifacts: [...artifacts].map(([path, a]) => [path, a.size, a.mtimeMs, a.ctimeMs]),
     lengths,
+    graph: graph && {
+      edges: packedEdges(graph.edges, graph.nodes),
+      dangling: graph.dangling,
+      layer_violations: graph.layer_violations,
+      warnings: graph.warnings,
+    },
   };
   const head = packr.pack(header);
   let total = 4 + head.length;

@@ -65,6 +65,8 @@ export function treeArbitrary(options: { minDocs?: number; maxDocs?: number } = 
 
 export type TreeOp =
   | { op: 'edit'; pick: number; links: string[]; version: number }
+  /** Edits the prose only: the links stay (the link stage's input does not change). */
+  | { op: 'prose'; pick: number; version: number }
   | { op: 'add'; doc: DocSpec }
   | { op: 'delete'; pick: number }
   | { op: 'rename'; pick: number };
@@ -72,6 +74,7 @@ export type TreeOp =
 export function opArbitrary(): fc.Arbitrary<TreeOp> {
   return fc.oneof(
     fc.record({ op: fc.constant('edit' as const), pick: fc.nat(), links: fc.uniqueArray(fc.constantFrom(...TARGETS), { maxLength: 4 }), version: fc.nat(5) }),
+    fc.record({ op: fc.constant('prose' as const), pick: fc.nat(), version: fc.nat(5) }),
     fc.record({ op: fc.constant('add' as const), doc: docArbitrary() }),
     fc.record({ op: fc.constant('delete' as const), pick: fc.nat() }),
     fc.record({ op: fc.constant('rename' as const), pick: fc.nat() }),
@@ -101,7 +104,8 @@ export function applyOp(tree: Tree, op: TreeOp): Tree {
     next[path.includes('/moved/') ? path.replace('/moved/', '/') : path.replace(/\/([^/]+)$/, '/moved/$1')] = text;
   } else {
     const spec = specOf(text);
-    next[path] = spec ? docText({ ...spec, links: op.links, version: op.version }) : `${text}\nEditado.\n`;
+    const links = op.op === 'edit' ? op.links : spec?.links;
+    next[path] = spec ? docText({ ...spec, links: links ?? [], version: op.version }) : `${text}\nEditado.\n`;
   }
   return next;
 }
@@ -111,7 +115,9 @@ function specOf(text: string): DocSpec | null {
   const match = id && /^(?:Ent(\d)|BR-GEN-00(\d)|UC-00(\d))$/.exec(id);
   if (!match) return null;
   const kind: DocKind = match[1] ? 'entity' : match[2] ? 'rule' : 'uc';
-  return { kind, n: Number(match[1] ?? match[2] ?? match[3]), links: [], version: 0 };
+  const listed = /Enlaces: (.*)\.$/m.exec(text)?.[1] ?? '';
+  const links = [...listed.matchAll(/\[\[([^\]]+)\]\]/g)].map((m) => m[1]!);
+  return { kind, n: Number(match[1] ?? match[2] ?? match[3]), links, version: 0 };
 }
 
 /** Makes `dir` hold exactly `tree` (writes changed files, removes the others it knew about). */
