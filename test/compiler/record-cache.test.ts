@@ -3,7 +3,11 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { build } from '../../compiler/build.js';
-import { readRecordCache } from '../../compiler/emit/record-cache.js';
+import { canonical } from '../../compiler/emit/canonical.js';
+import { nodeFileText } from '../../compiler/emit/index-dir.js';
+import { readIndexDir } from '../../compiler/emit/read-index-dir.js';
+import { readRecordCache, restoreGraph } from '../../compiler/emit/record-cache.js';
+import { linkRecords } from '../../compiler/graph/link.js';
 import { buildIndex } from '../../compiler/incremental.js';
 import { removeTree, tempTree } from '../helpers/temp-tree.js';
 
@@ -47,6 +51,15 @@ describe('record cache', () => {
     expect(third.bundle.hash).toBe(reference.bundle.hash);
     expect((await bundleOf(dirs.outDir)).equals(await bundleOf(join(root, 'dist-full')))).toBe(true);
   }, 20_000);
+
+  it('hands back the node files\' records, text decoded on access, and the graph they link to', async () => {
+    const { dirs } = await setup();
+    await buildIndex(dirs);
+    const cache = await readRecordCache(dirs.recordCache, await readFile(join(dirs.indexDir, 'manifest.json'), 'utf8'));
+    const files = await readIndexDir(dirs.indexDir);
+    expect(cache!.records.map(nodeFileText)).toEqual(files.records.map(nodeFileText));
+    expect(canonical(restoreGraph(cache!.records, cache!.graph!))).toEqual(canonical(linkRecords(files.records)));
+  });
 
   it('a corrupt or stale cache is ignored and the index folder is read instead', async () => {
     const { root, dirs } = await setup();
