@@ -32,10 +32,11 @@ const scenario: Scenario = {
     const measured = corpora.filter((corpus) => corpus.documents >= MIN_DOCUMENTS);
     if (measured.length === 0) return { skipped: `no corpus of ${int(MIN_DOCUMENTS)} documents or more was requested` };
     const report: ScenarioReport = {
-      columns: ['docs', 'runs', 'full build s', 'one edit ms (median)', 'unchanged tree ms', 'split of one edit: read index / compile / pack cold / pack cached ms', 'pack cache read / write ms', 're-indexed'],
+      columns: ['docs', 'runs', 'full build s', 'one edit ms (median)', 'one link added ms (median)', 'unchanged tree ms', 'split of one edit: read index / compile / pack cold / pack cached ms', 'pack cache read / write ms', 're-indexed'],
       rows: [],
       notes: [
-        `One edit = append a line to one spec file (a different file each run), then \`buildIndex\` (read the previous \`.kdd-index/\`, read and hash the specs, re-extract the changed file, re-link, write what changed, pack, write \`dist/\`). Median of up to ${RUNS} runs.`,
+        `One edit = append a line to one spec file (a different file each run), then \`buildIndex\` (read the previous \`.kdd-index/\`, read and hash the specs, re-extract the changed file, restore or re-link the graph, write what changed, pack, write \`dist/\`). Median of up to ${RUNS} runs.`,
+        'One link added = append `See [[X]].` to one Markdown spec, X another spec of the tree (a new edge: the graph is linked again and `edges.jsonl` rewritten). Median of up to 5 runs.',
         'Unchanged tree = `buildIndex` with nothing edited: the bundle is kept, so this is every stage but the pack.',
         'Split: the same edit timed stage by stage with `readIndex`, `compileIncremental` and `packBundle` called directly (one run; writes not included). Pack cold = `packBundle` without a memo (what every build did before the pack cache); pack cached = `packBundle(…, { memo })` with the memo `buildIndex` left in `.kdd-index/.cache/pack` (compiler/emit/pack-cache.ts), whose read and rewrite are timed in the next column; both give the same bytes (checked). It takes the path without the record cache: 10k node JSON files read back, every spec read and hashed; `buildIndex` itself reads the record cache (node text left undecoded), skips specs whose size/mtime/ctime stamp is unchanged, and restores the previous graph instead of linking when no link input changed, as with this edit (the unchanged-tree column shows the floor).',
         'The tree is a copy of the bench corpus in a temp folder outside git (no `git log` cost).',
@@ -72,6 +73,14 @@ async function measure(corpus: Corpus, context: BenchContext): Promise<string[]>
       reindexed = report.changes.reindexed.length;
       return report;
     });
+    // An edit that changes the graph: the link stage runs again and the edge files are rewritten.
+    const markdown = paths.filter((path) => path.endsWith('.md'));
+    const linked = await repeat({ runs: RUNS, budgetMs: BUDGET_MS }, async (run) => {
+      const from = markdown[(run * 7919 + 13) % markdown.length]!;
+      const to = markdown[(run * 104729 + 7) % markdown.length]!;
+      await appendFile(join(dirs.specsDir, from), `\nSee [[${to.slice(to.lastIndexOf('/') + 1, -'.md'.length)}]].\n`);
+      return buildIndex(dirs);
+    });
     const unchanged = await repeat({ runs: 3, budgetMs: BUDGET_MS / 2 }, () => buildIndex(dirs));
     if (!unchanged.last.bundle_reused) context.log('incremental: an unchanged tree repacked its bundle');
 
@@ -106,6 +115,7 @@ async function measure(corpus: Corpus, context: BenchContext): Promise<string[]>
       `${edits.times.length} / ${unchanged.times.length}`,
       fixed(fullS, 2),
       target === undefined ? int(editMs) : withTarget(int(editMs), editMs, { max: target, label: `≤ ${int(target)}` }),
+      int(median(linked.times)),
       int(median(unchanged.times)),
       `${int(readMs)} / ${int(compileMs)} / ${int(packMs)} / ${int(cachedMs)}`,
       `${int(cacheReadMs)} / ${int(cacheWriteMs)}`,
