@@ -25,7 +25,7 @@ import { TermIds, TermCounter, exactKeys, nodeTerms, type NodeTerms } from '../.
 import { chunkTermIds } from '../../runtime/search/chunk-index.js';
 import { bytesToU32, u32ToBytes } from '../../runtime/search/_bytes.js';
 import { chunkAll } from '../embed/chunk.js';
-import { writeAtomic, writeIfChanged } from './atomic.js';
+import { writeAtomicParts, writeIfChanged } from './atomic.js';
 import { CACHE_DIR } from './record-cache.js';
 
 const FORMAT = 'kdd-pack-cache/2';
@@ -236,14 +236,11 @@ export async function writePackMemo(file: string, memo: PackMemo): Promise<void>
     lengths.push(entry.metaLength, (pack.terms.length + pack.chunkTerms.length) * 4);
   }
   const header = packr.pack({ format: FORMAT, fingerprint: fingerprint(), terms, base, lengths } satisfies Header);
-  let total = pad4(4 + header.length);
-  for (const part of parts) total += part.length;
-  const out = new Uint8Array(total);
-  new DataView(out.buffer).setUint32(0, header.length, true);
-  out.set(header, 4);
-  let at = pad4(4 + header.length);
-  for (const part of parts) out.set(part, at), (at += part.length);
-  await writeAtomic(file, out);
+  // u32 header length, header, zero padding to 4: entries start aligned.
+  const head = new Uint8Array(pad4(4 + header.length));
+  new DataView(head.buffer).setUint32(0, header.length, true);
+  head.set(header, 4);
+  await writeAtomicParts(file, [head, ...parts]);
   await writeIfChanged(join(dirname(file), '.gitignore'), '*\n');
 }
 

@@ -31,7 +31,7 @@ import type { BuildWarning } from '../diagnostics.js';
 import { compare, type Graph } from '../graph/link.js';
 import type { DocumentRecord, RawLink } from '../kinds/extract.js';
 import type { SourceStamp } from '../read.js';
-import { writeAtomic, writeIfChanged } from './atomic.js';
+import { writeAtomicParts, writeIfChanged } from './atomic.js';
 import { packedEdges, packedNode, rememberPackedEdges, rememberPackedNode } from './packed-node.js';
 
 const CACHE_FORMAT = 'kdd-record-cache/3';
@@ -187,14 +187,9 @@ export async function writeRecordCache(
     },
   };
   const head = packr.pack(header);
-  let total = 4 + head.length;
-  for (const part of parts) total += part.length;
-  const out = new Uint8Array(total);
-  new DataView(out.buffer).setUint32(0, head.length, true);
-  out.set(head, 4);
-  let at = 4 + head.length;
-  for (const part of parts) out.set(part, at), (at += part.length);
-  await writeAtomic(file, out);
+  const length = new Uint8Array(4);
+  new DataView(length.buffer).setUint32(0, head.length, true);
+  await writeAtomicParts(file, [length, head, ...parts]);
   // Keep the cache out of git wherever it is written (a committed .kdd-index/ must not carry it).
   await writeIfChanged(join(dirname(file), '.gitignore'), '*\n');
 }
