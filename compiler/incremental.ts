@@ -10,7 +10,7 @@ import { access, readFile, rm, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { BUNDLE_FORMAT_VERSION } from '../runtime/bundle-format.js';
-import type { IndexManifest } from '../runtime/model.js';
+import type { GraphEdge, IndexManifest } from '../runtime/model.js';
 import { INDEX_FORMAT_VERSION, indexedEvents, makeManifest, report, sortWarnings, type BuildOptions, type BuildReport, type CompileResult, type SkippedFile } from './pipeline.js';
 import { chunkNode } from './embed/chunk.js';
 import { semanticStage, type SemanticResult } from './embed/semantic.js';
@@ -18,14 +18,14 @@ import type { BuildWarning } from './diagnostics.js';
 import { forEachLimited, writeManyIfChanged } from './emit/atomic.js';
 import { canonical, stableJson } from './emit/canonical.js';
 import { readPointer, writeDist, type BundlePointer } from './emit/dist.js';
-import { edgesJsonl, nodeFilePath, nodeFileText, writeIndexDir, type IndexDirWrite } from './emit/index-dir.js';
+import { edgesJsonl, nodeFilePath, nodeFileText, patchEdgesJsonl, writeIndexDir, type IndexDirWrite } from './emit/index-dir.js';
 import { packBundle } from './emit/pack.js';
 import { packCachePath, readPackMemo, writePackMemo } from './emit/pack-cache.js';
 import { readRecordCache, recordCachePath, restoreGraph, writeRecordCache, type ArtifactStamp, type CachedGraph } from './emit/record-cache.js';
 import { readIndex, readTombstones, writeTombstones, sortTombstones, type IndexContent, type Tombstone } from './emit/tombstones.js';
 import { now, type DomainEvent } from './events.js';
 import { readGitFacts } from './git.js';
-import { compare, linkRecords, sameLinkInputs, type Graph } from './graph/link.js';
+import { compare, linkRecords, relinkRecords, sameLinkInputs, sameNodeEntry, type Graph } from './graph/link.js';
 import { extractDocument, type DocumentRecord } from './kinds/extract.js';
 import { readEnrichments } from './enrich/artifact.js';
 import { applyEnrichments, enrichManifest } from './enrich/edges.js';
@@ -84,6 +84,11 @@ export interface IncrementalCompileResult extends CompileResult {
    * its path (and the same enrichments apply): the graph, hence the edge files, cannot have changed.
    */
   sameGraph: boolean;
+  /**
+   * Set when the graph came from the previous one with the nodes in `changed` linked again: the
+   * previous edges, so the edge file can be patched instead of written out whole.
+   */
+  relinked: { previous: readonly GraphEdge[]; changed: ReadonlySet<string> } | null;
 }
 
 interface Previous {
@@ -259,20 +264,26 @@ export async function compileIncremental(
     }
     options.onProgress?.(index + 1, read.files.length);
   });
-  // Linking reads nothing but the records' link input: the same input as last time is the same graph.
-  const sameLinks =
+  // Linking reads nothing but the records' link input. The same nodes as last time (ids, titles,
+  // aliases, kinds, layers, files) resolve links the same way: only records whose links changed need
+  // linking again, and none at all when no links changed.
+  const sameNodes =
     reuse &&
     previous !== null &&
     records.length === previous.records.length &&
     records.every((record) => {
       const old = prior.get(record.node.source_file);
-      return old !== undefined && sameLinkInputs(record, old);
+      return old !== undefined && sameNodeEntry(record, old);
     });
+  const relinked = sameNodes ? records.filter((record) => !sameLinkInputs(record, prior.get(record.node.source_file)!)) : null;
+  const sameLinks = relinked !== null && relinked.length === 0;
   // L3 (#9): agent edges and summaries from `.kdd-index/enrichments/`, current ones only.
   const enrichments = indexDir ? await readEnrichments(indexDir) : undefined;
   const unenriched = !previous?.manifest.enrichments && (!enrichments || (enrichments.enrichments.length === 0 && enrichments.warnings.length === 0));
-  const restored = sameLinks && unenriched && cache.graph ? restoreOrNull(records, cache.graph) : null;
-  const enriched = restored ? { graph: restored, warnings: [], applied: [] } : applyEnrichments(linkRecords(records), enrichments);
+  const before = relinked && unenriched && cache.graph ? restoreOrNull(records, cache.graph) : null;
+  const changedIds = new Set((relinked ?? []).map((record) => record.node.id));
+  const linked = before ? (sameLinks ? before : relinkRecords(records, before, changedIds)) : null;
+  const enriched = linked ? { graph: linked, warnings: [], applied: [] } : applyEnrichments(linkRecords(records), enrichments);
   const graph = enriched.graph;
   warnings.push(...graph.warnings, ...enriched.warnings);
   const manifest = enrichManifest(makeManifest(graph, records, git, options.indexedBy ?? null), enriched.applied);
@@ -295,6 +306,7 @@ export async function compileIncremental(
     touched,
     stamps: new Map(read.files.flatMap((file) => (file.stamp ? [[file.path, file.stamp] as const] : []))),
     sameGraph,
+    relinked: before && !sameLinks ? { previous: before.edges, changed: changedIds } : null,
   };
 }
 
@@ -406,11 +418,16 @@ async function writeTouched(dir: string, result: IncrementalCompileResult, previ
   const current = new Map<string, DocumentRecord>();
   for (const record of result.records) if (winners.get(record.node.id) === record.node) current.set(nodeFilePath(record), record);
   const before = new Set(previous.records.map(nodeFilePath));
-  const files = new Map<string, string>([['manifest.json', stableJson(result.manifest)]]);
+  const files = new Map<string, string | Uint8Array>([['manifest.json', stableJson(result.manifest)]]);
   // The same graph as last time, and edge files as the last build left them: nothing to write
-  // there, and no 30 MB of JSON to produce (10k tree) only to find that out.
-  if (!(result.sameGraph && (await unchangedFiles(dir, EDGE_FILES, artifacts)))) {
-    files.set('edges/edges.jsonl', edgesJsonl(result.graph.edges));
+  // there, and no 30 MB of JSON to produce (10k tree) only to find that out. A graph with some
+  // nodes linked again: their lines are patched into the file the last build left.
+  const trusted = (result.sameGraph || result.relinked !== null) && (await unchangedFiles(dir, EDGE_FILES, artifacts));
+  if (!(result.sameGraph && trusted)) {
+    const { relinked } = result;
+    const old = relinked && trusted ? await readFile(join(dir, 'edges', 'edges.jsonl')).catch(() => null) : null;
+    const patched = old && relinked ? patchEdgesJsonl(old, relinked.previous, result.graph.edges, relinked.changed) : null;
+    files.set('edges/edges.jsonl', patched ?? edgesJsonl(result.graph.edges));
     files.set('edges/dangling.jsonl', result.graph.dangling.map((link) => `${JSON.stringify(canonical(link))}\n`).join(''));
   }
   for (const [path, record] of current) {

@@ -55,18 +55,18 @@ export interface WriteManyOptions {
 }
 
 /**
- * {@link writeIfChanged} for many files under `dir` (relative POSIX paths → text): one `mkdir` per
+ * {@link writeIfChanged} for many files under `dir` (relative POSIX paths → text or bytes): one `mkdir` per
  * folder, then up to {@link IO_CONCURRENCY} files read, compared and replaced at once. Returns the
  * paths written, in the order given. Same result as calling `writeIfChanged` on each in turn.
  */
-export async function writeManyIfChanged(dir: string, files: ReadonlyArray<readonly [string, string]>, options: WriteManyOptions = {}): Promise<string[]> {
+export async function writeManyIfChanged(dir: string, files: ReadonlyArray<readonly [string, string | Uint8Array]>, options: WriteManyOptions = {}): Promise<string[]> {
   const folders = [...new Set(files.map(([path]) => dirname(join(dir, path))))];
   await forEachLimited(folders, (folder) => mkdir(folder, { recursive: true }));
   const changed = new Array<boolean>(files.length).fill(false);
   await forEachLimited(files.map((file, i) => [file, i] as const), async ([[path, text], i]) => {
     const target = join(dir, path);
     // Compared as bytes: no UTF-8 decoding of a 30 MB edges.jsonl just to find it unchanged.
-    const bytes = Buffer.from(text);
+    const bytes = typeof text === 'string' ? Buffer.from(text) : text;
     if (!options.fresh && (await readFile(target).catch(() => null))?.equals(bytes)) return;
     await replaceFile(target, bytes);
     changed[i] = true;

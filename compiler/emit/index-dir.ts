@@ -46,6 +46,45 @@ export function edgesJsonl(edges: readonly GraphEdge[]): string {
   return edges.map(edgeLine).join('\n') + (edges.length ? '\n' : '');
 }
 
+/**
+ * `edges.jsonl` of `next` made from `old`, the file of `previous`, when only the edges leaving the
+ * nodes in `changed` may differ: the other nodes' lines are copied as bytes, so a link added to one
+ * document of a 10k tree does not write out 100k edges again. Null when `old` does not hold one
+ * line per edge of `previous` (then the caller writes the file whole).
+ */
+export function patchEdgesJsonl(old: Buffer, previous: readonly GraphEdge[], next: readonly GraphEdge[], changed: ReadonlySet<string>): Buffer | null {
+  const starts = new Array<number>(previous.length + 1);
+  let at = 0;
+  for (let i = 0; i < previous.length; i++) {
+    starts[i] = at;
+    const end = old.indexOf(10, at);
+    if (end < 0) return null;
+    at = end + 1;
+  }
+  starts[previous.length] = at;
+  if (at !== old.length) return null;
+  const before = new Map<string, [number, number]>();
+  for (const [from, start, end] of runs(previous)) before.set(from, [start, end]);
+  const parts: Uint8Array[] = [];
+  for (const [from, start, end] of runs(next)) {
+    const range = before.get(from);
+    if (!changed.has(from) && range && range[1] - range[0] === end - start) parts.push(old.subarray(starts[range[0]]!, starts[range[1]]!));
+    else parts.push(Buffer.from(`${next.slice(start, end).map(edgeLine).join('\n')}\n`));
+  }
+  return Buffer.concat(parts);
+}
+
+/** `[from_node, start, end)` of each run of edges leaving the same node (edges sorted by from_node). */
+function* runs(edges: readonly GraphEdge[]): Generator<[string, number, number]> {
+  for (let start = 0; start < edges.length; ) {
+    const from = edges[start]!.from_node;
+    let end = start + 1;
+    while (end < edges.length && edges[end]!.from_node === from) end++;
+    yield [from, start, end];
+    start = end;
+  }
+}
+
 /** Keys of an edge in canonical (code-unit) order. */
 const EDGE_KEYS = ['bidirectional', 'edge_type', 'extraction_method', 'from_node', 'layer_violation', 'metadata', 'source_file', 'to_node'];
 

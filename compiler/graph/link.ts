@@ -34,33 +34,81 @@ export function linkRecords(records: readonly DocumentRecord[]): Graph {
     } else byId.set(record.node.id, record);
   }
   const kept = [...byId.values()].sort((a, b) => compare(a.node.id, b.node.id));
-  const nodes = kept.map((record) => record.node);
-  const resolver = new LinkResolver(nodes);
+  const resolver = new LinkResolver(kept.map((record) => record.node));
   const edges: GraphEdge[] = [];
   const dangling = new Map<string, DanglingLink>();
+  for (const record of kept) edges.push(...linkNode(record, resolver, byId, dangling, warnings));
+  return graphOf(kept, byId, edges, dangling, warnings);
+}
 
-  // Nodes are visited in id order and every edge leaves the node being visited, so sorting each
-  // node's own edges by (to_node, edge_type) yields the global (from, to, type) order directly.
-  for (const { node, links } of kept) {
-    const own: GraphEdge[] = [];
-    for (const link of links) {
-      if (!link.target) continue; // [[#Section]]: a reference inside the same document
-      const resolution = resolver.resolve(link.target, node.domain, link.domain);
-      if (!resolution) {
-        if (link.origin === 'wiki') addDangling(dangling, node, link);
-        continue;
-      }
-      if (resolution.others.length > 0) {
-        warnings.push(warning('AMBIGUOUS_LINK', { file: node.source_file, target: link.target, candidates: [resolution.node, ...resolution.others].join(', '), chosen: resolution.node }));
-      }
-      const target = byId.get(resolution.node)!.node;
-      if (target.id === node.id) continue;
-      addEdgesForLink(own, node, target, link);
+/**
+ * {@link linkRecords} after an edit that changed links only: `previous` is the graph of records
+ * with the same nodes (ids, titles, aliases, kinds, layers, files: the same resolver) and the same
+ * links except those of the nodes in `changed`. Only those are linked again; every other node keeps
+ * its edges, dangling links and warnings. Equal to `linkRecords(records)`.
+ */
+export function relinkRecords(records: readonly DocumentRecord[], previous: Graph, changed: ReadonlySet<string>): Graph {
+  const byId = new Map(records.map((record) => [record.node.id, record]));
+  const kept = [...byId.values()].sort((a, b) => compare(a.node.id, b.node.id));
+  const resolver = new LinkResolver(kept.map((record) => record.node));
+  const edgesOf = groupBy(previous.edges, (edge) => edge.from_node);
+  const danglingOf = groupBy(previous.dangling, (link) => link.from_node);
+  const warningsOf = groupBy(previous.warnings, (w) => w.file);
+  const edges: GraphEdge[] = [];
+  const dangling = new Map<string, DanglingLink>();
+  const warnings: BuildWarning[] = [];
+  for (const record of kept) {
+    const { node } = record;
+    if (changed.has(node.id)) {
+      edges.push(...linkNode(record, resolver, byId, dangling, warnings));
+      continue;
     }
-    edges.push(...withLayerDependencies(dedupe(own), byId));
+    edges.push(...(edgesOf.get(node.id) ?? []));
+    for (const link of danglingOf.get(node.id) ?? []) dangling.set(danglingKey(node.id, link.target), link);
+    warnings.push(...(warningsOf.get(node.source_file) ?? []));
   }
+  return graphOf(kept, byId, edges, dangling, warnings);
+}
+
+function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const group = groups.get(k);
+    if (group) group.push(item);
+    else groups.set(k, [item]);
+  }
+  return groups;
+}
+
+/**
+ * One node's edges, in (to_node, edge_type) order; its dangling links and warnings go to the maps.
+ * Nodes are visited in id order and every edge leaves the node being visited, so concatenating the
+ * nodes' lists yields the global (from, to, type) order directly.
+ */
+function linkNode(record: DocumentRecord, resolver: LinkResolver, byId: ReadonlyMap<string, DocumentRecord>, dangling: Map<string, DanglingLink>, warnings: BuildWarning[]): GraphEdge[] {
+  const { node, links } = record;
+  const own: GraphEdge[] = [];
+  for (const link of links) {
+    if (!link.target) continue; // [[#Section]]: a reference inside the same document
+    const resolution = resolver.resolve(link.target, node.domain, link.domain);
+    if (!resolution) {
+      if (link.origin === 'wiki') addDangling(dangling, node, link);
+      continue;
+    }
+    if (resolution.others.length > 0) {
+      warnings.push(warning('AMBIGUOUS_LINK', { file: node.source_file, target: link.target, candidates: [resolution.node, ...resolution.others].join(', '), chosen: resolution.node }));
+    }
+    const target = byId.get(resolution.node)!.node;
+    if (target.id === node.id) continue;
+    addEdgesForLink(own, node, target, link);
+  }
+  return withLayerDependencies(dedupe(own), byId);
+}
+
+function graphOf(kept: readonly DocumentRecord[], byId: ReadonlyMap<string, DocumentRecord>, edges: GraphEdge[], dangling: ReadonlyMap<string, DanglingLink>, warnings: BuildWarning[]): Graph {
   return {
-    nodes,
+    nodes: kept.map((record) => record.node),
     edges,
     dangling: [...dangling.values()].sort((a, b) => compare(a.from_node, b.from_node) || compare(a.target, b.target)),
     layer_violations: layerViolations(edges, byId),
@@ -152,9 +200,11 @@ function withLayerDependencies(own: GraphEdge[], byId: ReadonlyMap<string, Docum
   return out;
 }
 
+const danglingKey = (from: string, target: string) => `${from}\u0000${target}`;
+
 function addDangling(dangling: Map<string, DanglingLink>, node: GraphNode, link: RawLink): void {
   const target = link.domain ? `${link.domain}::${link.target}` : link.target!;
-  const key = `${node.id}\u0000${target}`;
+  const key = danglingKey(node.id, target);
   if (!dangling.has(key)) dangling.set(key, { from_node: node.id, target, source_file: node.source_file, section: link.section });
 }
 
@@ -178,6 +228,13 @@ function layerViolations(edges: readonly GraphEdge[], byId: ReadonlyMap<string, 
  */
 export function sameLinkInputs(a: DocumentRecord, b: DocumentRecord): boolean {
   if (a === b) return true;
+  // Links read back from node files have sorted keys, fresh ones the extractor's order.
+  return sameNodeEntry(a, b) && JSON.stringify(canonical(a.links)) === JSON.stringify(canonical(b.links));
+}
+
+/** Whether two records give the link stage the same node (what links resolve to and edges carry). */
+export function sameNodeEntry(a: DocumentRecord, b: DocumentRecord): boolean {
+  if (a === b) return true;
   const x = a.node;
   const y = b.node;
   return (
@@ -188,9 +245,7 @@ export function sameLinkInputs(a: DocumentRecord, b: DocumentRecord): boolean {
     x.domain === y.domain &&
     x.kind === y.kind &&
     x.layer === y.layer &&
-    JSON.stringify(x.aliases) === JSON.stringify(y.aliases) &&
-    // Links read back from node files have sorted keys, fresh ones the extractor's order.
-    JSON.stringify(canonical(a.links)) === JSON.stringify(canonical(b.links))
+    JSON.stringify(x.aliases) === JSON.stringify(y.aliases)
   );
 }
 
