@@ -4,6 +4,8 @@
  * can order versions (BR-MERGE-001 last-write-wins).
  */
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
@@ -16,9 +18,11 @@ export interface GitFacts {
   commit: string | null;
   /** Path relative to the specs root → ISO commit time of the newest commit touching it. */
   commitTimes: ReadonlyMap<string, string>;
+  /** Commit time (ISO) of HEAD: when deletions recorded now happened. Null outside git. */
+  headTime: string | null;
 }
 
-const NO_GIT: GitFacts = { commit: null, commitTimes: new Map() };
+const NO_GIT: GitFacts = { commit: null, commitTimes: new Map(), headTime: null };
 
 async function git(cwd: string, args: string[]): Promise<string | null> {
   try {
@@ -31,8 +35,11 @@ async function git(cwd: string, args: string[]): Promise<string | null> {
 
 /** One `git log` pass over the specs root; files never committed simply have no entry. */
 export async function readGitFacts(specsRoot: string): Promise<GitFacts> {
-  const head = await git(specsRoot, ['rev-parse', 'HEAD']);
+  // Spawning git costs tens of milliseconds: not at all where no repository can be.
+  if (!process.env.GIT_DIR && !insideWorkTree(specsRoot)) return NO_GIT;
+  const head = await git(specsRoot, ['log', '-1', '--format=%cI', 'HEAD']);
   if (head === null) return NO_GIT;
+  const headTime = head.trim() ? new Date(head.trim()).toISOString() : null;
   // --relative makes paths relative to the specs root even when it is a sub-folder of the repo.
   // The same pass gives the newest commit touching the specs (its first `@` line).
   const log = await git(specsRoot, ['log', '--format=@%H %cI', '--name-only', '--relative', '--no-renames', '--', '.']);
@@ -46,5 +53,13 @@ export async function readGitFacts(specsRoot: string): Promise<GitFacts> {
       current = new Date(time!).toISOString();
     } else if (line && !commitTimes.has(line)) commitTimes.set(line, current);
   }
-  return { commit, commitTimes };
+  return { commit, commitTimes, headTime };
+}
+
+/** Whether `dir` or a folder above it holds `.git` (a folder, or a file in worktrees and submodules). */
+function insideWorkTree(dir: string): boolean {
+  for (let at = resolve(dir); ; at = dirname(at)) {
+    if (existsSync(join(at, '.git'))) return true;
+    if (dirname(at) === at) return false;
+  }
 }

@@ -5,10 +5,8 @@
  * a function of the records and the manifest, so it is byte-identical to a full rebuild of the
  * same tree. Deleted nodes leave tombstones for merges (BR-MERGE-001 delete-wins).
  */
-import { execFile } from 'node:child_process';
 import { access, readFile, rm, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
 import { BUNDLE_FORMAT_VERSION } from '../runtime/bundle-format.js';
 import type { GraphEdge, IndexManifest } from '../runtime/model.js';
 import { INDEX_FORMAT_VERSION, indexedEvents, makeManifest, report, sortWarnings, type BuildOptions, type BuildReport, type CompileResult, type SkippedFile } from './pipeline.js';
@@ -30,8 +28,6 @@ import { extractDocument, type DocumentRecord } from './kinds/extract.js';
 import { readEnrichments } from './enrich/artifact.js';
 import { applyEnrichments, enrichManifest } from './enrich/edges.js';
 import { DEFAULT_MAX_FILE_BYTES, readSource, scanSpecs, type ScannedFile, type ScanResult, type SourceStamp } from './read.js';
-
-const run = promisify(execFile);
 
 /** `auto`: incremental when a compatible `.kdd-index/` exists, else full. `full` re-extracts every file. */
 export type BuildMode = 'auto' | 'incremental' | 'full';
@@ -225,7 +221,8 @@ export async function compileIncremental(
   const root = resolve(options.specsDir);
   const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const prior = new Map((previous?.records ?? []).map((record) => [record.node.source_file, record]));
-  const [scan, git, deletedAt] = await Promise.all([scanSpecs(root, maxBytes, reuse ? cache.stamps : undefined), readGitFacts(root), headCommitTime(root)]);
+  const [scan, git] = await Promise.all([scanSpecs(root, maxBytes, reuse ? cache.stamps : undefined), readGitFacts(root)]);
+  const deletedAt = git.headTime;
   const read = await withTexts(root, maxBytes, scan, (file) => reuse && prior.get(file.path)?.node.source_hash === file.hash);
   const warnings: BuildWarning[] = [...read.warnings];
   const skipped: SkippedFile[] = read.warnings.map((w) => ({ file: w.file, reason: w.code }));
@@ -447,15 +444,4 @@ async function currentPointer(outDir: string): Promise<BundlePointer | null> {
     () => pointer,
     () => null,
   );
-}
-
-/** Commit time of HEAD: the `deleted_at` of tombstones recorded now. Null outside git. */
-export async function headCommitTime(cwd: string): Promise<string | null> {
-  try {
-    const { stdout } = await run('git', ['log', '-1', '--format=%cI', 'HEAD'], { cwd });
-    const text = stdout.trim();
-    return text ? new Date(text).toISOString() : null;
-  } catch {
-    return null;
-  }
 }

@@ -89,7 +89,7 @@ export function report(result: CompileResult, bundle: BundlePointer, written: { 
   };
 }
 
-export function makeManifest(graph: Graph, records: readonly DocumentRecord[], git: GitFacts, indexedBy: string | null): IndexManifest {
+export function makeManifest(graph: Graph, records: readonly DocumentRecord[], git: Pick<GitFacts, 'commit' | 'commitTimes'>, indexedBy: string | null): IndexManifest {
   // `_shared/` holds cross-cutting specs of a multi-domain tree; it is not a domain of its own.
   const domains = [...new Set(graph.nodes.map((node) => node.domain).filter((domain): domain is string => domain !== null && domain !== '_shared'))].sort();
   const times = graph.nodes.map((node) => node.indexed_at).filter((time): time is string => time !== null).sort();
