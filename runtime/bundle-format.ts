@@ -69,8 +69,24 @@ export interface BundleVectors {
 }
 
 /** In-memory bundle → bytes (format 2). Expects the packer's canonical input (sorted keys and arrays). */
-export function encodeBundle(bundle: BundleContent, options?: EncodeOptions): Uint8Array {
-  return newPackr().pack(toEncoded(bundle, options));
+export function encodeBundle(bundle: BundleContent, options: EncodeOptions & { allocate?: (bytes: number) => Uint8Array } = {}): Uint8Array {
+  const encoded = toEncoded(bundle, options);
+  const packr = newPackr();
+  // A 10k-node bundle is ~60 MB, mostly binary columns: start from a buffer that fits them, so the
+  // packer does not double its way up from 8 KB copying everything each time. The buffer must be
+  // of the kind msgpackr allocates on the platform (a Node Buffer on Node): the caller's `allocate`.
+  const binary = binaryBytes(encoded, 3);
+  if (options.allocate && binary > 1 << 20) packr.useBuffer(options.allocate(Math.ceil(binary * 1.25) + ((bundle.nodes?.length ?? 0) << 9)));
+  return packr.pack(encoded);
+}
+
+/** Bytes of the Uint8Arrays in `value`, down to `depth` levels of objects and arrays. */
+function binaryBytes(value: unknown, depth: number): number {
+  if (value instanceof Uint8Array) return value.byteLength;
+  if (depth === 0 || value === null || typeof value !== 'object' || Array.isArray(value)) return 0;
+  let total = 0;
+  for (const item of Object.values(value)) total += binaryBytes(item, depth - 1);
+  return total;
 }
 
 export type DecodeOptions = HydrateOptions;

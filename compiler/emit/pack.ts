@@ -66,7 +66,7 @@ export function packBundle(input: PackInput, options: PackOptions = {}): PackedB
     chunks,
     vectors: input.vectors ? bundleVectors(input.vectors, chunks) : null,
   };
-  const bytes = encodeBundle(bundle, { bodies: packed.map((p) => p.body), edges: packedEdges(input.edges, nodes) });
+  const bytes = encodeBundle(bundle, { bodies: packed.map((p) => p.body), edges: packedEdges(input.edges, nodes), allocate: (size) => Buffer.allocUnsafeSlow(size) });
   const hash = bundleHash(bytes);
   return { bytes, hash, fileName: `kdd-${hash}.msgpack` };
 }

@@ -176,6 +176,21 @@ describe('bundle format 2', () => {
     expect(decoded.incoming[5]).toEqual([4, 8, 12, 16, 20]);
   });
 
+  it('packing into a buffer the caller sized (large bundles) gives the same bytes', () => {
+    const text = 'Un pedido del cliente con líneas, total y estado. '.repeat(800);
+    const nodes = Array.from({ length: 60 }, (_, i) => ({
+      aliases: [], doc_id: `N${i}`, domain: null, id: `Entity:N${i}`, indexed_at: null, indexed_fields: {}, kind: 'entity', layer: '01-domain',
+      sections: [{ depth: 2, field: 'description', heading: 'Descripción', text: `${i} ${text}` }],
+      source_file: `01-domain/N${i}.md`, source_hash: '0'.repeat(64), status: 'draft', tags: [], title: `N${i} ñandú`,
+    })) as unknown as GraphNode[];
+    const bundle = { format: BUNDLE_FORMAT_VERSION, manifest: { title: 'ñ'.repeat(3000) }, nodes, edges: [], layer_violations: [], dangling: [], search: null, chunks: [], vectors: null } as unknown as Bundle;
+    const plain = encodeBundle(bundle);
+    expect(plain.length).toBeGreaterThan(2 << 20);
+    const sized = encodeBundle(bundle, { allocate: (size) => Buffer.allocUnsafeSlow(size) });
+    expect(same(sized, plain)).toBe(true);
+    expect(decodeBundle(sized).nodes).toEqual(nodes);
+  });
+
   it('refuses other format versions with INDEX_UNAVAILABLE', () => {
     const packr = new Packr({ useRecords: false, variableMapSize: true });
     expect(code(() => decodeBundle(packr.pack({ format: 1, nodes: [], edges: [] })))).toBe('INDEX_UNAVAILABLE');
