@@ -23,6 +23,7 @@ import { newPackr } from '../../runtime/bundle-codec.js';
 import type { GraphNode, NodeSection } from '../../runtime/model.js';
 import { TermIds, TermCounter, exactKeys, nodeTerms, type NodeTerms } from '../../runtime/search/bm25f.js';
 import { chunkTermIds } from '../../runtime/search/chunk-index.js';
+import { rememberTermOrder, termOrder } from '../../runtime/search/_postings.js';
 import { bytesToU32, u32ToBytes } from '../../runtime/search/_bytes.js';
 import { chunkAll } from '../embed/chunk.js';
 import { writeAtomicParts, writeIfChanged } from './atomic.js';
@@ -127,6 +128,8 @@ interface Header {
   terms: string[];
   /** Vocabulary size right after the last compaction: the next one waits until it has grown by a quarter. */
   base: number;
+  /** Term ids in term order (u32 LE), so the next pack does not sort the vocabulary again. */
+  order?: Uint8Array;
   /** Per entry: byte length of its light part (unpadded), then of its term ids. */
   lengths: number[];
 }
@@ -165,6 +168,8 @@ export async function readPackMemo(file: string): Promise<PackMemo> {
     const vocab = new TermIds(header.terms);
     if (vocab.size !== header.terms.length) return createPackMemo();
     const limit = vocab.size;
+    const order = header.order instanceof Uint8Array && header.order.length === limit * 4 ? bytesToU32(header.order) : null;
+    if (order && isTermOrder(vocab.terms, order)) rememberTermOrder(vocab.terms, order);
     const memo: PackMemo = { vocab, entries: new Map(), used: new Set(), added: 0, stored: 0 };
     let at = pad4(4 + headerLength);
     for (let i = 0; i < header.lengths.length; i += 2) {
@@ -193,6 +198,15 @@ export async function readPackMemo(file: string): Promise<PackMemo> {
   } catch {
     return createPackMemo();
   }
+}
+
+/** Whether `order` lists every id of `terms` once, by increasing term. */
+function isTermOrder(terms: readonly string[], order: Uint32Array): boolean {
+  for (let k = 0; k < order.length; k++) {
+    if (order[k]! >= terms.length) return false;
+    if (k > 0 && !(terms[order[k - 1]!]! < terms[order[k]!]!)) return false;
+  }
+  return true;
 }
 
 function u32View(bytes: Uint8Array): Uint32Array {
@@ -235,7 +249,8 @@ export async function writePackMemo(file: string, memo: PackMemo): Promise<void>
     parts.push(entry.bytes);
     lengths.push(entry.metaLength, (pack.terms.length + pack.chunkTerms.length) * 4);
   }
-  const header = packr.pack({ format: FORMAT, fingerprint: fingerprint(), terms, base, lengths } satisfies Header);
+  const order = termOrder(terms);
+  const header = packr.pack({ format: FORMAT, fingerprint: fingerprint(), terms, base, lengths, order: LITTLE_ENDIAN ? new Uint8Array(order.buffer, order.byteOffset, order.byteLength) : u32ToBytes(order) } satisfies Header);
   // u32 header length, header, zero padding to 4: entries start aligned.
   const head = new Uint8Array(pad4(4 + header.length));
   new DataView(head.buffer).setUint32(0, header.length, true);

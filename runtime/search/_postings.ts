@@ -20,8 +20,7 @@ export function countingSortPostings(lists: readonly ArrayLike<number>[], terms:
     total += list.length >> 1;
   }
   const used: number[] = [];
-  for (let t = 0; t < terms.length; t++) if (df[t]! > 0) used.push(t);
-  used.sort((a, b) => (terms[a]! < terms[b]! ? -1 : 1));
+  for (const t of termOrder(terms)) if (df[t]! > 0) used.push(t);
   const cursor = new Uint32Array(terms.length);
   const offsets = new Uint32Array(used.length + 1);
   let p = 0;
@@ -40,4 +39,31 @@ export function countingSortPostings(lists: readonly ArrayLike<number>[], terms:
     }
   });
   return { used, offsets, items, tfs };
+}
+
+const orders = new WeakMap<readonly string[], Uint32Array>();
+
+/**
+ * Ids of `terms` (distinct) sorted by term, code-unit order. Remembered per array and extended when
+ * the array grew, as vocabularies only ever append: a build's text and chunk indexes, and the next
+ * build through the pack cache (`rememberTermOrder`), sort the vocabulary once between them.
+ */
+export function termOrder(terms: readonly string[]): Uint32Array {
+  const known = orders.get(terms);
+  if (known && known.length === terms.length) return known;
+  const from = known?.length ?? 0;
+  const added = Array.from({ length: terms.length - from }, (_, k) => from + k).sort((a, b) => (terms[a]! < terms[b]! ? -1 : 1));
+  const order = new Uint32Array(terms.length);
+  let i = 0;
+  let j = 0;
+  for (let k = 0; k < order.length; k++) {
+    order[k] = j >= added.length || (known !== undefined && i < known.length && terms[known[i]!]! < terms[added[j]!]!) ? known![i++]! : added[j++]!;
+  }
+  orders.set(terms, order);
+  return order;
+}
+
+/** Declares `order` the {@link termOrder} of `terms` (as a cache stored it). */
+export function rememberTermOrder(terms: readonly string[], order: Uint32Array): void {
+  orders.set(terms, order);
 }
