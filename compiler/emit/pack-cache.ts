@@ -216,8 +216,7 @@ function u32View(bytes: Uint8Array): Uint32Array {
 
 /** Saves the entries the last pack used (atomically); a vocabulary grown mostly stale is compacted. */
 export async function writePackMemo(file: string, memo: PackMemo): Promise<void> {
-  // Nothing new and every stored entry used: the file already holds exactly this.
-  if (memo.added === 0 && memo.used.size === memo.stored && memo.stored > 0) return;
+  if (!worthRewriting(memo)) return;
   const kept = [...memo.used].filter((key) => memo.entries.has(key)).sort();
   let terms = memo.vocab.terms;
   let base = compactedAt.get(memo) ?? 0;
@@ -257,6 +256,18 @@ export async function writePackMemo(file: string, memo: PackMemo): Promise<void>
   head.set(header, 4);
   await writeAtomicParts(file, [head, ...parts]);
   await writeIfChanged(join(dirname(file), '.gitignore'), '*\n');
+}
+
+/**
+ * Whether the file should be rewritten. An entry missing from it costs the next pack the
+ * tokenising of that one node (a millisecond), while rewriting costs tens of megabytes at 10k nodes:
+ * the edits of a few documents wait until they add up to 0.5 % of the entries (or the file holds
+ * many entries nothing used).
+ */
+function worthRewriting(memo: PackMemo): boolean {
+  if (memo.stored === 0) return memo.used.size > 0;
+  const storedUsed = memo.used.size - memo.added;
+  return memo.added > Math.max(8, memo.stored * 0.005) || memo.stored - storedUsed > memo.stored * 0.1;
 }
 
 /** One entry's bytes: light part, zero padding to 4, then its term ids (renumbered by `remap` when given). */
