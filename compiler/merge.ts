@@ -35,6 +35,8 @@ export interface MergeSource extends IndexContent {
   source: string;
   /** Bundle inputs only: the packed edges (bundles have no raw links to re-link from). */
   edges?: GraphEdge[];
+  /** True when the records came from a cache rather than the artifacts themselves (reports only). */
+  cached?: boolean;
 }
 
 export interface MergeOptions {

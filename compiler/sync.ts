@@ -2,6 +2,11 @@
  * Merge inputs from where they live (CMD-005 over git): a `.kdd-index/` folder, a bundle (a
  * `.msgpack` file or a `dist/` folder with `kdd.json`), or a `.kdd-index/` committed on a git ref,
  * read with `git ls-tree` + `git cat-file --batch` without checking anything out.
+ *
+ * A folder whose record cache (`.cache/records`, compiler/emit/record-cache.ts) was written with its
+ * current `manifest.json` is read from that one file instead of its node files: same records, and
+ * their canonical form, content key and bundle body come with them, so the pack stage neither
+ * canonicalises nor re-encodes them. Any other cache (missing, stale, corrupt) is ignored.
  */
 import { execFile, spawn } from 'node:child_process';
 import { readFile, stat } from 'node:fs/promises';
@@ -11,7 +16,10 @@ import { decodeBundle } from '../runtime/bundle-format.js';
 import { createError } from '../runtime/errors.js';
 import type { GraphNode, IndexManifest } from '../runtime/model.js';
 import { POINTER_FILE, readPointer } from './emit/dist.js';
-import { parseTombstones, readIndex, TOMBSTONES_FILE } from './emit/tombstones.js';
+import type { BlobCache } from './emit/blob-cache.js';
+import { readIndexDir } from './emit/read-index-dir.js';
+import { readRecordCache, recordCachePath } from './emit/record-cache.js';
+import { parseTombstones, readTombstones, TOMBSTONES_FILE, type IndexContent } from './emit/tombstones.js';
 import { compare } from './graph/link.js';
 import type { DocumentRecord, RawLink } from './kinds/extract.js';
 import { bundleSource, type MergeSource } from './merge.js';
@@ -29,7 +37,7 @@ export async function loadMergeSource(path: string, label = path): Promise<Merge
   const info = await exists(path);
   if (info?.isFile()) return bundleSource(decodeBundle(await readFile(path)), label);
   if (info?.isDirectory()) {
-    if (await exists(join(path, 'manifest.json'))) return { source: label, ...(await readIndex(path)) };
+    if (await exists(join(path, 'manifest.json'))) return { source: label, ...(await readIndexForMerge(path)) };
     if (await exists(join(path, POINTER_FILE))) {
       const pointer = await readPointer(path);
       if (pointer) return bundleSource(decodeBundle(await readFile(join(path, pointer.bundle))), label);
@@ -39,43 +47,64 @@ export async function loadMergeSource(path: string, label = path): Promise<Merge
 }
 
 /**
- * `.kdd-index/` as committed on `ref` (a branch, tag or commit) in the repository at `repo`.
- * `indexPath` is relative to the repository root.
+ * `.kdd-index/` as a merge reads it: the records from the record cache when it belongs to this exact
+ * `manifest.json` (`cached: true`), else from the node files; the tombstones always from
+ * `tombstones.jsonl` (the cache does not hold them).
  */
-export async function readIndexFromGit(repo: string, ref: string, indexPath = '.kdd-index'): Promise<MergeSource> {
+export async function readIndexForMerge(dir: string): Promise<IndexContent & { cached: boolean }> {
+  const manifestText = await readFile(join(dir, 'manifest.json'), 'utf8');
+  const [cache, tombstones] = await Promise.all([readRecordCache(recordCachePath(dir), manifestText), readTombstones(dir)]);
+  if (cache) return { manifest: JSON.parse(manifestText) as IndexManifest, records: cache.records, tombstones, cached: true };
+  return { ...(await readIndexDir(dir)), tombstones, cached: false };
+}
+
+/**
+ * `.kdd-index/` as committed on `ref` (a branch, tag or commit) in the repository at `repo`.
+ * `indexPath` is relative to the repository root. With `blobs` (compiler/emit/blob-cache.ts), node
+ * files whose blob the cache holds are not read from git nor parsed again, and the others are added.
+ */
+export async function readIndexFromGit(repo: string, ref: string, indexPath = '.kdd-index', blobs?: BlobCache): Promise<MergeSource> {
   const prefix = posix.normalize(indexPath).replace(/\/+$/, '');
   const label = `git:${ref}:${prefix}`;
   let listing: string;
   try {
-    listing = (await run('git', ['ls-tree', '-r', '--name-only', '-z', ref, '--', prefix], { cwd: repo, maxBuffer: 256 * 1024 * 1024 })).stdout;
+    listing = (await run('git', ['ls-tree', '-r', '-z', ref, '--', prefix], { cwd: repo, maxBuffer: 256 * 1024 * 1024 })).stdout;
   } catch (error) {
     throw createError('MANIFEST_NOT_FOUND', { path: label, detail: (error as Error).message });
   }
-  const paths = listing.split('\0').filter((path) => path.startsWith(`${prefix}/`));
-  const wanted = paths.filter((path) => {
+  // `<mode> SP <type> SP <object id> TAB <path>` per entry.
+  const entries = listing
+    .split('\0')
+    .map((line) => {
+      const tab = line.indexOf('\t');
+      const [, type, oid] = line.slice(0, tab).split(' ');
+      return { type, oid: oid!, path: line.slice(tab + 1) };
+    })
+    .filter((entry) => entry.type === 'blob' && entry.path.startsWith(`${prefix}/`));
+  let manifestOid: string | null = null;
+  let tombstonesOid: string | null = null;
+  const nodeFiles: { oid: string; record?: DocumentRecord }[] = [];
+  for (const { oid, path } of entries) {
     const rel = path.slice(prefix.length + 1);
-    return rel === 'manifest.json' || rel === TOMBSTONES_FILE || (rel.startsWith('nodes/') && rel.endsWith('.json'));
+    if (rel === 'manifest.json') manifestOid = oid;
+    else if (rel === TOMBSTONES_FILE) tombstonesOid = oid;
+    else if (rel.startsWith('nodes/') && rel.endsWith('.json')) nodeFiles.push({ oid, record: blobs?.get(oid) });
+  }
+  if (manifestOid === null) throw createError('MANIFEST_NOT_FOUND', { path: label });
+  const missing = nodeFiles.filter((file) => file.record === undefined);
+  const wanted = [manifestOid, ...(tombstonesOid === null ? [] : [tombstonesOid]), ...missing.map((file) => file.oid)];
+  const [manifestText, ...rest] = await catFiles(repo, wanted);
+  const tombstones = tombstonesOid === null ? [] : parseTombstones(rest.shift()!);
+  missing.forEach((file, index) => {
+    const { links, ...node } = JSON.parse(rest[index]!) as GraphNode & { links: RawLink[] };
+    file.record = { node: node as GraphNode, links };
+    blobs?.set(file.oid, file.record);
   });
-  if (!wanted.includes(`${prefix}/manifest.json`)) throw createError('MANIFEST_NOT_FOUND', { path: label });
-  const blobs = await catFiles(repo, wanted.map((path) => `${ref}:${path}`));
-  let manifest: IndexManifest | null = null;
-  let tombstones: MergeSource['tombstones'] = [];
-  const records: DocumentRecord[] = [];
-  wanted.forEach((path, index) => {
-    const text = blobs[index]!;
-    const rel = path.slice(prefix.length + 1);
-    if (rel === 'manifest.json') manifest = JSON.parse(text) as IndexManifest;
-    else if (rel === TOMBSTONES_FILE) tombstones = parseTombstones(text);
-    else {
-      const { links, ...node } = JSON.parse(text) as GraphNode & { links: RawLink[] };
-      records.push({ node: node as GraphNode, links });
-    }
-  });
-  records.sort((a, b) => compare(a.node.source_file, b.node.source_file));
-  return { source: label, manifest: manifest!, records, tombstones };
+  const records = nodeFiles.map((file) => file.record!).sort((a, b) => compare(a.node.source_file, b.node.source_file));
+  return { source: label, manifest: JSON.parse(manifestText!) as IndexManifest, records, tombstones };
 }
 
-/** Object contents for `rev:path` specs, in order, through one `git cat-file --batch` process. */
+/** Object contents for object names (blob ids, `rev:path`), in order, through one `git cat-file --batch` process. */
 function catFiles(repo: string, specs: readonly string[]): Promise<string[]> {
   return new Promise((resolvePromise, reject) => {
     const child = spawn('git', ['cat-file', '--batch'], { cwd: repo, stdio: ['pipe', 'pipe', 'pipe'] });

@@ -7,7 +7,7 @@ export const mergeCommand: Command = {
   name: 'merge',
   summary: 'Merge several indexes (.kdd-index/ folders, bundles or git refs) into one bundle (BR-MERGE-001)',
   usage:
-    'kdd merge INDEX_OR_BUNDLE… | --from-git REF… [--repo .] [--index-path .kdd-index] -o OUT [--index-dir OUT_INDEX] [--strategy last_write_wins|fail_on_conflict] [--models-dir DIR] [--json]',
+    'kdd merge INDEX_OR_BUNDLE… | --from-git REF… [--repo .] [--index-path .kdd-index] -o OUT [--index-dir OUT_INDEX] [--strategy last_write_wins|fail_on_conflict] [--models-dir DIR] [--cache DIR | --no-cache] [--json]',
   async run(argv, io) {
     const { values, positionals } = parseFlags(argv, {
       out: { type: 'string', short: 'o' },
@@ -19,9 +19,13 @@ export const mergeCommand: Command = {
       'requested-by': { type: 'string' },
       // L2 inputs: only needed when a winner's chunk is in no input's vector cache.
       'models-dir': { type: 'string' },
+      // The merge's pack memo (default OUT/.cache): repeated merges only tokenise what changed.
+      cache: { type: 'string' },
+      'no-cache': { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
     });
     if (!values.out) throw new UsageError('-o/--out OUT is required');
+    if (values.cache !== undefined && values['no-cache']) throw new UsageError('--cache DIR and --no-cache exclude each other');
     if (!CONFLICT_STRATEGIES.includes(values.strategy as ConflictStrategy)) throw new UsageError(`--strategy must be one of ${CONFLICT_STRATEGIES.join(', ')}`);
     // `--from-git a b` : parseArgs takes one value per flag, so extra positionals after it are refs too.
     const refs = values['from-git'] ? [...values['from-git'], ...positionals] : [];
@@ -35,6 +39,7 @@ export const mergeCommand: Command = {
       strategy: values.strategy as ConflictStrategy,
       requestedBy: values['requested-by'] ?? null,
       modelsDir: values['models-dir'] ? resolve(io.cwd, values['models-dir']) : undefined,
+      cacheDir: values['no-cache'] ? false : values.cache !== undefined ? resolve(io.cwd, values.cache) : undefined,
     });
     io.stdout(values.json ? `${JSON.stringify(report, null, 2)}\n` : summary(report));
     return 0;
@@ -52,5 +57,8 @@ function summary(report: MergeWriteReport): string {
   }
   for (const warning of report.warnings) lines.push(`  warning: ${warning}`);
   lines.push(`  bundle: ${report.bundle.bundle} (${report.bundle.bytes} bytes)${report.index_dir ? `   .kdd-index: ${report.index_dir.written} written, ${report.index_dir.removed} removed` : ''}`);
+  const { cache } = report;
+  const blobs = cache.git_blob_hits + cache.git_blob_misses > 0 ? `; git node files from the blob cache: ${cache.git_blob_hits}, read: ${cache.git_blob_misses}` : '';
+  if (cache.dir) lines.push(`  cache: ${cache.dir} (nodes packed from the memo: ${cache.memo_hits}, computed: ${cache.memo_misses}; inputs read from their record cache: ${cache.record_caches.length} of ${report.sources.length}${blobs})`);
   return `${lines.join('\n')}\n`;
 }

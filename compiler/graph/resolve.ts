@@ -53,14 +53,17 @@ export class LinkResolver {
     let keys = this.tables.get(scope);
     if (!keys) this.tables.set(scope, (keys = new Map()));
     const entry = keys.get(lower);
+    // Ids are unique and each node's keys are added in one run (constructor), so an id already in
+    // a list is its last element: comparing with it stands for `includes` without the quadratic
+    // scan of keys that many nodes share (a title repeated in every domain).
     if (!entry || entry.tier > rank) keys.set(lower, { tier: rank, ids: [id] });
-    else if (entry.tier === rank && !entry.ids.includes(id)) entry.ids.push(id);
+    else if (entry.tier === rank && entry.ids[entry.ids.length - 1] !== id) entry.ids.push(id);
     if (tier === 'doc_id') {
       let docs = this.docIds.get(scope);
       if (!docs) this.docIds.set(scope, (docs = new Map()));
       const ids = docs.get(lower);
       if (!ids) docs.set(lower, [id]);
-      else if (!ids.includes(id)) ids.push(id);
+      else if (ids[ids.length - 1] !== id) ids.push(id);
     }
   }
 

@@ -45,6 +45,37 @@ describe('kdd merge', () => {
     expect((await readIndexDir(join(root, 'merged-index'))).records.map((record) => record.node.id)).toEqual(['Entity:Pedido', 'Entity:Usuario']);
   });
 
+  it('keeps its pack memo in OUT/.cache by default, in DIR with --cache DIR, nowhere with --no-cache', async () => {
+    const root = await twoIndexes();
+    const merge = async (...flags: string[]) => {
+      const { io, out, err } = capture(root);
+      const code = await runCli(['merge', 'a/.kdd-index', 'b/.kdd-index', ...flags], io);
+      return { code, out: out.join(''), err: err.join('') };
+    };
+    const first = await merge('-o', 'merged', '--json');
+    expect(first.code).toBe(0);
+    expect(JSON.parse(first.out).cache).toMatchObject({ dir: join(root, 'merged/.cache'), memo_hits: 0, memo_misses: 2 });
+    expect(existsSync(join(root, 'merged/.cache/merge-pack'))).toBe(true);
+    expect(await readFile(join(root, 'merged/.cache/.gitignore'), 'utf8')).toBe('*\n');
+    const second = await merge('-o', 'merged');
+    expect(second.out).toMatch(/cache: .*merged\/\.cache \(nodes packed from the memo: 2, computed: 0; inputs read from their record cache: 2 of 2\)/);
+
+    const own = await merge('-o', 'elsewhere', '--cache', 'server-cache', '--json');
+    expect(own.code).toBe(0);
+    expect(JSON.parse(own.out).cache).toMatchObject({ dir: join(root, 'server-cache'), memo_misses: 2 });
+    expect(existsSync(join(root, 'server-cache/merge-pack'))).toBe(true);
+    expect(existsSync(join(root, 'elsewhere/.cache'))).toBe(false);
+
+    const none = await merge('-o', 'plain', '--no-cache', '--json');
+    expect(JSON.parse(none.out).cache).toMatchObject({ dir: null, memo_hits: 0, memo_misses: 0 });
+    expect(existsSync(join(root, 'plain/.cache'))).toBe(false);
+    expect(JSON.parse(none.out).bundle.bundle).toBe(JSON.parse(first.out).bundle.bundle);
+
+    const both = await merge('-o', 'x', '--cache', 'c', '--no-cache');
+    expect(both.code).toBe(2);
+    expect(both.err).toContain('--cache DIR and --no-cache exclude each other');
+  });
+
   it('merges bundles (dist folders) and prints a summary', async () => {
     const root = await twoIndexes();
     const { io, out } = capture(root);

@@ -191,4 +191,26 @@ describe('hot swap', () => {
       await rm(later, { recursive: true, force: true });
     }
   });
+
+  it('swaps to the bundle a merge writes into DIR; the merge memo under DIR/.cache/ is never served and swaps nothing', async () => {
+    const { cp: copy } = await import('node:fs/promises');
+    const { mergeAndWrite } = await import('../../compiler/merge-write.js');
+    const oldHash = dist.hash;
+    // A second developer's index: the fixture plus one rule, built outside the served folder.
+    const other = join(dist.root, 'other');
+    await copy(dist.specs, join(other, 'specs'), { recursive: true });
+    await writeFile(join(other, 'specs', '01-domain', 'rules', 'BR-PEDIDO-009.md'), EXTRA_SPEC);
+    const { build } = await import('../../compiler/build.js');
+    await build({ specsDir: join(other, 'specs'), outDir: join(other, 'dist'), indexDir: join(other, '.kdd-index') });
+    const merged = await mergeAndWrite({ paths: [join(dist.root, '.kdd-index'), join(other, '.kdd-index')], outDir: dist.dist });
+    expect(merged.cache.dir).toBe(join(dist.dist, '.cache'));
+    expect(await until(statsHash, (h) => h === merged.bundle.hash)).toBe(merged.bundle.hash);
+    expect(srv.logs.filter((l) => l.includes('swapped bundle'))).toEqual([expect.stringContaining(`${oldHash} -> ${merged.bundle.hash}`)]);
+    expect((await raw(srv.port, { path: '/.cache/merge-pack' })).status).toBe(404);
+    // The memo rewritten alone (same bundle): no swap, no log line.
+    await writeFile(join(dist.dist, '.cache', 'merge-pack'), 'rewritten');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(srv.logs.filter((l) => l.includes('swapped bundle') || l.includes('rejected'))).toHaveLength(1);
+    expect(await statsHash()).toBe(merged.bundle.hash);
+  });
 });

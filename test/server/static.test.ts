@@ -13,6 +13,9 @@ beforeAll(async () => {
   // Things next to dist/ that must never be served, and a page inside it that may be.
   await writeFile(join(dist.root, 'secret.txt'), 'outside the served folder');
   await writeFile(join(dist.dist, '.env'), 'TOKEN=dotfile');
+  // `kdd merge` keeps its pack memo in DIR/.cache/ by default: private to the server.
+  await mkdir(join(dist.dist, '.cache'), { recursive: true });
+  await writeFile(join(dist.dist, '.cache', 'merge-pack'), 'memo');
   await writeFile(join(dist.dist, 'index.html'), '<!doctype html><title>kdd</title>');
   await mkdir(join(dist.dist, 'pages'), { recursive: true });
   await writeFile(join(dist.dist, 'pages', 'about.html'), '<p>about</p>');
@@ -76,6 +79,9 @@ describe('static files of DIR', () => {
       '/%5c..%5csecret.txt',
       '/.env',
       '/%2eenv',
+      '/.cache/merge-pack',
+      '/%2ecache/merge-pack',
+      '/.cache/',
       '/pages/%00/about.html',
       '/%',
     ];
