@@ -34,6 +34,7 @@ import { writeIndexDir } from './emit/index-dir.js';
 import { openBlobCache, type BlobCache } from './emit/blob-cache.js';
 import { packBundle } from './emit/pack.js';
 import { readPackMemo, writePackMemo, type PackMemo } from './emit/pack-cache.js';
+import { worthRewriting } from './emit/rewrite-policy.js';
 import { CACHE_DIR, recordCachePath, writeRecordCache } from './emit/record-cache.js';
 import { stableJson } from './emit/canonical.js';
 import { writeTombstones } from './emit/tombstones.js';
@@ -147,7 +148,7 @@ export async function mergeAndWrite(options: MergeWriteOptions): Promise<MergeWr
     lap('pack');
     // Before the pointer, as builds do: once kdd.json changes the merge is over. A cache that cannot
     // be written only costs the next merge time, so its failure never fails this one.
-    if (memo && memoFile && worthRewriting(memo.stored, memo.used.size - memo.added, memo.added)) await writePackMemo(memoFile, memo).catch(() => undefined);
+    if (memo && memoFile) await writePackMemo(memoFile, memo).catch(() => undefined);
     if (blobs && worthRewriting(blobs.stored, blobs.hits, blobs.misses)) await blobs.save().catch(() => undefined);
     const bundle = await writeDist(options.outDir, packed, manifest);
     lap('write');
@@ -156,21 +157,6 @@ export async function mergeAndWrite(options: MergeWriteOptions): Promise<MergeWr
   } catch (error) {
     throw createError('OUTPUT_WRITE_FAILED', { output_path: options.outDir, detail: (error as Error).message }, { cause: error });
   }
-}
-
-/** Entries a merge may compute again rather than rewrite a cache file of tens of megabytes for them. */
-export const CACHE_SLACK = 16;
-
-/**
- * Whether a cache file that held `stored` entries, of which this merge used `hits` and to which it
- * added `misses`, is worth rewriting: always when it was empty, else when more than
- * {@link CACHE_SLACK} entries are new or more than a twentieth went unused. Below that the next
- * merge recomputes those few entries (about a millisecond each), which costs less than writing
- * 30–40 MB after every push.
- */
-export function worthRewriting(stored: number, hits: number, misses: number): boolean {
-  if (stored === 0) return misses > 0;
-  return misses > CACHE_SLACK || stored - hits > stored / 20;
 }
 
 function cacheReport(dir: string | null, inputs: readonly MergeSource[], memo: PackMemo | undefined, blobs: BlobCache | undefined): MergeCacheReport {

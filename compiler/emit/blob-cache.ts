@@ -11,8 +11,8 @@
  *
  * Layout: u32 (LE) header length, msgpack header (format, code fingerprint, blob ids, lengths,
  * SHA-256 of the rest), then per entry its light part, links and body. Never the source of truth: a
- * missing, unreadable, truncated, altered or foreign file (format, or a fingerprint of how this code
- * canonicalises, keys and encodes a node) is an empty cache. Bodies go into the bundle as they are,
+ * missing, unreadable, truncated, altered or foreign file (format, or written by other code:
+ * compiler/emit/code-fingerprint.ts) is an empty cache. Bodies go into the bundle as they are,
  * hence the checksum (about 20 ms for 10k entries). It lives in the merge's cache folder
  * (`<outDir>/.cache/`).
  */
@@ -20,10 +20,9 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { lightNode, newPackr, withLazyBody } from '../../runtime/bundle-codec.js';
-import { BUNDLE_FORMAT_VERSION } from '../../runtime/bundle-format.js';
-import type { GraphNode } from '../../runtime/model.js';
 import type { DocumentRecord, RawLink } from '../kinds/extract.js';
 import { writeAtomic, writeIfChanged } from './atomic.js';
+import { codeFingerprint } from './code-fingerprint.js';
 import { packedNode, rememberPackedNode } from './packed-node.js';
 
 const FORMAT = 'kdd-blob-cache/1';
@@ -120,7 +119,7 @@ export async function openBlobCache(file: string): Promise<BlobCache> {
       const hash = createHash('sha256');
       let size = 0;
       for (const part of parts) hash.update(part), (size += part.length);
-      const head = packr.pack({ format: FORMAT, fingerprint: fingerprint(), oids, lengths, sha256: hash.digest('hex') } satisfies Header);
+      const head = packr.pack({ format: FORMAT, fingerprint: codeFingerprint(), oids, lengths, sha256: hash.digest('hex') } satisfies Header);
       const out = new Uint8Array(4 + head.length + size);
       new DataView(out.buffer).setUint32(0, head.length, true);
       out.set(head, 4);
@@ -142,7 +141,7 @@ async function readStored(file: string): Promise<Map<string, Stored>> {
     const view = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     const headerLength = new DataView(view.buffer, view.byteOffset, 4).getUint32(0, true);
     const header = newPackr().unpack(view.subarray(4, 4 + headerLength)) as Header;
-    if (header?.format !== FORMAT || header.fingerprint !== fingerprint() || !Array.isArray(header.oids) || !Array.isArray(header.lengths)) return new Map();
+    if (header?.format !== FORMAT || header.fingerprint !== codeFingerprint() || !Array.isArray(header.oids) || !Array.isArray(header.lengths)) return new Map();
     if (header.lengths.length !== header.oids.length * 3) return new Map();
     if (createHash('sha256').update(view.subarray(4 + headerLength)).digest('hex') !== header.sha256) return new Map();
     let at = 4 + headerLength;
@@ -161,28 +160,3 @@ async function readStored(file: string): Promise<Map<string, Stored>> {
   }
 }
 
-// How this code turns a node file into what the cache stores (canonical form, content key, bundle
-// body), on a fixed probe: entries written by code that does it differently are not used.
-let fingerprintValue: string | null = null;
-function fingerprint(): string {
-  if (fingerprintValue !== null) return fingerprintValue;
-  const probe = {
-    id: 'Entity:Pedido',
-    kind: 'entity',
-    doc_id: 'Pedido',
-    title: 'Pedido',
-    source_file: '01-domain/entities/Pedido.md',
-    source_hash: '0'.repeat(64),
-    layer: '01-domain',
-    status: 'approved',
-    aliases: ['Order'],
-    domain: null,
-    tags: ['core'],
-    indexed_at: '2024-01-01T00:00:00.000Z',
-    indexed_fields: { description: 'Un pedido de un Usuario, con líneas y un total positivo.', attributes: [{ name: 'total', type: 'Money' }] },
-    sections: [{ heading: 'Descripción', depth: 2, field: 'description', text: 'Un pedido de un Usuario, con líneas y un total positivo.\n\nOtra frase.' }],
-  } as unknown as GraphNode;
-  const packed = packedNode(probe);
-  const data = JSON.stringify([BUNDLE_FORMAT_VERSION, FORMAT, packed.key, Buffer.from(packed.body).toString('base64'), lightNode(packed.node)]);
-  return (fingerprintValue = createHash('sha256').update(data).digest('hex'));
-}

@@ -14,19 +14,20 @@
  * On disk: one file `.kdd-index/.cache/pack` (git-ignored folder, see record-cache.ts), read once
  * per build and rewritten atomically with the entries the last pack used; entries read from it are
  * copied back byte for byte. Never the source of truth: a missing, unreadable or foreign file
- * (format, or tokenizer/chunker fingerprint) is ignored.
+ * (format, or written by other code: compiler/emit/code-fingerprint.ts) is ignored.
  */
-import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { newPackr } from '../../runtime/bundle-codec.js';
-import type { GraphNode, NodeSection } from '../../runtime/model.js';
+import type { GraphNode } from '../../runtime/model.js';
 import { TermIds, TermCounter, exactKeys, nodeTerms, type NodeTerms } from '../../runtime/search/bm25f.js';
 import { chunkTermIds } from '../../runtime/search/chunk-index.js';
 import { rememberTermOrder, termOrder } from '../../runtime/search/_postings.js';
 import { bytesToU32, u32ToBytes } from '../../runtime/search/_bytes.js';
 import { chunkAll } from '../embed/chunk.js';
 import { writeAtomicParts, writeIfChanged } from './atomic.js';
+import { codeFingerprint } from './code-fingerprint.js';
+import { worthRewriting } from './rewrite-policy.js';
 import { CACHE_DIR } from './record-cache.js';
 
 const FORMAT = 'kdd-pack-cache/2';
@@ -87,38 +88,6 @@ export function memoNodePack(memo: PackMemo, key: string, node: GraphNode, count
   return pack;
 }
 
-// Tokenizer, fields and chunker output on a fixed probe: a cache written by code that tokenises or
-// chunks differently is discarded (the format string covers the layout).
-let fingerprintValue: string | null = null;
-function fingerprint(): string {
-  if (fingerprintValue !== null) return fingerprintValue;
-  const section = (heading: string, depth: number, field: string | null, text: string): NodeSection => ({ heading, depth, field, text }) as NodeSection;
-  const probe = {
-    id: 'UC:UC-001-IndexDocument',
-    kind: 'use-case',
-    doc_id: 'UC-001-IndexDocument',
-    title: 'Índice incremental del KDDDocument',
-    source_file: 'specs/02-behavior/use-cases/UC-001-IndexDocument.md',
-    source_hash: '0',
-    layer: '02-behavior',
-    status: 'approved',
-    aliases: ['Indexar documento', 'CMD-004'],
-    domain: null,
-    indexed_fields: { description: 'El sistema indexa cada documento.' },
-    sections: [
-      section('Descripción', 2, 'description', 'El sistema indexa cada `KDDDocument` modificado: BR-DOCUMENT-001, Entity:Pedido y EVT-KDDDocument-Indexed.\n\nLos índices se construyen de forma incremental, con búsqueda rápida y determinista sobre 10.000 documentos.'),
-      section('Flujo principal', 2, null, '1. El desarrollador ejecuta `kdd build`.\n2. El compilador lee los ficheros cambiados.\n\n| paso | acción |\n| --- | --- |\n| 1 | leer |\n\n```ts\nconst x = indexDocument(path);\n```'),
-      section('Paso 3', 3, null, 'Short.'),
-    ],
-    tags: ['búsqueda', 'core'],
-    indexed_at: null,
-  } as unknown as GraphNode;
-  const vocab = new TermIds();
-  const pack = computeNodePack(probe, vocab);
-  const data = JSON.stringify([vocab.terms, pack.lens, Array.from(pack.terms), pack.keys, pack.chunkIds, pack.chunkRows, Array.from(pack.chunkTerms), pack.chunkEnds]);
-  return (fingerprintValue = createHash('sha256').update(data).digest('hex'));
-}
-
 /** An entry's light part: key, lens, terms length, exact keys, chunk ids, chunk rows, chunk ends. */
 type StoredMeta = [key: string, lens: number[], terms: number, keys: string[], chunkIds: string[], chunkRows: number[], chunkEnds: number[]];
 
@@ -164,7 +133,7 @@ export async function readPackMemo(file: string): Promise<PackMemo> {
     const headerLength = new DataView(view.buffer, view.byteOffset, 4).getUint32(0, true);
     const unpackr = newPackr();
     const header = unpackr.unpack(view.subarray(4, 4 + headerLength)) as Header;
-    if (header?.format !== FORMAT || header.fingerprint !== fingerprint() || !Array.isArray(header.terms) || !Array.isArray(header.lengths)) return createPackMemo();
+    if (header?.format !== FORMAT || header.fingerprint !== codeFingerprint() || !Array.isArray(header.terms) || !Array.isArray(header.lengths)) return createPackMemo();
     const vocab = new TermIds(header.terms);
     if (vocab.size !== header.terms.length) return createPackMemo();
     const limit = vocab.size;
@@ -216,7 +185,7 @@ function u32View(bytes: Uint8Array): Uint32Array {
 
 /** Saves the entries the last pack used (atomically); a vocabulary grown mostly stale is compacted. */
 export async function writePackMemo(file: string, memo: PackMemo): Promise<void> {
-  if (!worthRewriting(memo)) return;
+  if (!worthRewriting(memo.stored, memo.used.size - memo.added, memo.added)) return;
   const kept = [...memo.used].filter((key) => memo.entries.has(key)).sort();
   let terms = memo.vocab.terms;
   let base = compactedAt.get(memo) ?? 0;
@@ -249,25 +218,13 @@ export async function writePackMemo(file: string, memo: PackMemo): Promise<void>
     lengths.push(entry.metaLength, (pack.terms.length + pack.chunkTerms.length) * 4);
   }
   const order = termOrder(terms);
-  const header = packr.pack({ format: FORMAT, fingerprint: fingerprint(), terms, base, lengths, order: LITTLE_ENDIAN ? new Uint8Array(order.buffer, order.byteOffset, order.byteLength) : u32ToBytes(order) } satisfies Header);
+  const header = packr.pack({ format: FORMAT, fingerprint: codeFingerprint(), terms, base, lengths, order: LITTLE_ENDIAN ? new Uint8Array(order.buffer, order.byteOffset, order.byteLength) : u32ToBytes(order) } satisfies Header);
   // u32 header length, header, zero padding to 4: entries start aligned.
   const head = new Uint8Array(pad4(4 + header.length));
   new DataView(head.buffer).setUint32(0, header.length, true);
   head.set(header, 4);
   await writeAtomicParts(file, [head, ...parts]);
   await writeIfChanged(join(dirname(file), '.gitignore'), '*\n');
-}
-
-/**
- * Whether the file should be rewritten. An entry missing from it costs the next pack the
- * tokenising of that one node (a millisecond), while rewriting costs tens of megabytes at 10k nodes:
- * the edits of a few documents wait until they add up to 0.5 % of the entries (or the file holds
- * many entries nothing used).
- */
-function worthRewriting(memo: PackMemo): boolean {
-  if (memo.stored === 0) return memo.used.size > 0;
-  const storedUsed = memo.used.size - memo.added;
-  return memo.added > Math.max(8, memo.stored * 0.005) || memo.stored - storedUsed > memo.stored * 0.1;
 }
 
 /** One entry's bytes: light part, zero padding to 4, then its term ids (renumbered by `remap` when given). */

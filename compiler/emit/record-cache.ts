@@ -17,7 +17,8 @@
  * Layout: u32 (LE) header length, msgpack header, then per record its light part, links and body.
  *
  * Never the source of truth: it is keyed by the SHA-256 of the `manifest.json` it was written
- * with, and a missing, unreadable or stale cache is ignored (the build reads `.kdd-index/`).
+ * with and by the code that wrote it (compiler/emit/code-fingerprint.ts), and a missing, unreadable
+ * or stale cache is ignored (the build reads `.kdd-index/`).
  * It lives in `.kdd-index/.cache/`, which carries its own `.gitignore` (`*`): never committed,
  * and gone with the index folder, so temporary index folders leave nothing behind.
  */
@@ -32,6 +33,7 @@ import { compare, type Graph } from '../graph/link.js';
 import type { DocumentRecord, RawLink } from '../kinds/extract.js';
 import type { SourceStamp } from '../read.js';
 import { writeAtomicParts, writeIfChanged } from './atomic.js';
+import { codeFingerprint } from './code-fingerprint.js';
 import { packedEdges, packedNode, rememberPackedEdges, rememberPackedNode } from './packed-node.js';
 
 const CACHE_FORMAT = 'kdd-record-cache/3';
@@ -63,6 +65,8 @@ export interface ArtifactStamp {
 
 interface Header {
   format: string;
+  /** compiler/emit/code-fingerprint.ts: bodies, keys and the graph were made by this code. */
+  code: string;
   /** SHA-256 of the `manifest.json` text the records belong to. */
   manifest: string;
   /** Per spec: path, size, mtimeMs, ctimeMs, hash. */
@@ -102,7 +106,7 @@ export async function readRecordCache(file: string, manifestText: string): Promi
     const headerLength = new DataView(view.buffer, view.byteOffset, 4).getUint32(0, true);
     const unpackr = newPackr();
     const header = unpackr.unpack(view.subarray(4, 4 + headerLength)) as Header;
-    if (header?.format !== CACHE_FORMAT || header.manifest !== manifestKey(manifestText) || !Array.isArray(header.lengths) || !Array.isArray(header.stamps) || !Array.isArray(header.artifacts)) return null;
+    if (header?.format !== CACHE_FORMAT || header.code !== codeFingerprint() || header.manifest !== manifestKey(manifestText) || !Array.isArray(header.lengths) || !Array.isArray(header.stamps) || !Array.isArray(header.artifacts)) return null;
     const records: DocumentRecord[] = [];
     let at = 4 + headerLength;
     for (let i = 0; i < header.lengths.length; i += 3) {
@@ -175,6 +179,7 @@ export async function writeRecordCache(
   }
   const header: Header = {
     format: CACHE_FORMAT,
+    code: codeFingerprint(),
     manifest: manifestKey(manifestText),
     stamps: [...stamps].map(([path, s]) => [path, s.size, s.mtimeMs, s.ctimeMs, s.hash]),
     artifacts: [...artifacts].map(([path, a]) => [path, a.size, a.mtimeMs, a.ctimeMs]),

@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CACHE_DIR, readRecordCache, recordCachePath } from '../../compiler/emit/record-cache.js';
 import { buildIndex } from '../../compiler/incremental.js';
-import { BLOB_CACHE_FILE, MERGE_MEMO_FILE, mergeAndWrite, worthRewriting, type MergeWriteOptions } from '../../compiler/merge-write.js';
+import { BLOB_CACHE_FILE, MERGE_MEMO_FILE, mergeAndWrite, type MergeWriteOptions } from '../../compiler/merge-write.js';
+import { worthRewriting } from '../../compiler/emit/rewrite-policy.js';
 import { readIndexForMerge } from '../../compiler/sync.js';
 import { removeTree, tempTree } from '../helpers/temp-tree.js';
 

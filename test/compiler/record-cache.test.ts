@@ -1,6 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { Packr } from 'msgpackr';
 import { afterAll, describe, expect, it } from 'vitest';
 import { build } from '../../compiler/build.js';
 import { canonical } from '../../compiler/emit/canonical.js';
@@ -73,6 +74,22 @@ describe('record cache', () => {
     expect(corrupt).toMatchObject({ mode: 'incremental', bundle_reused: true });
     const reference = await build({ specsDir: dirs.specsDir, outDir: join(root, 'dist-full'), indexDir: join(root, 'index-full') });
     expect(corrupt.bundle.hash).toBe(reference.bundle.hash);
+  });
+
+  it('a cache written by other code (another kdd-index version) is ignored', async () => {
+    const { dirs } = await setup();
+    await buildIndex(dirs);
+    const manifest = await readFile(join(dirs.indexDir, 'manifest.json'), 'utf8');
+    expect(await readRecordCache(dirs.recordCache, manifest)).not.toBeNull();
+    const bytes = await readFile(dirs.recordCache);
+    const length = bytes.readUInt32LE(0);
+    const packr = new Packr({ useRecords: false, variableMapSize: true });
+    const header = packr.unpack(bytes.subarray(4, 4 + length)) as { code: string };
+    const other = packr.pack({ ...header, code: 'another version' });
+    const prefix = Buffer.alloc(4);
+    prefix.writeUInt32LE(other.length);
+    await writeFile(dirs.recordCache, Buffer.concat([prefix, other, bytes.subarray(4 + length)]));
+    expect(await readRecordCache(dirs.recordCache, manifest)).toBeNull();
   });
 
   it('recordCache: false neither reads nor writes a cache', async () => {
