@@ -173,13 +173,12 @@ export function encodeNodeBody(node: GraphNode, packr: Packr = bodyPackr): Uint8
 }
 
 /**
- * `light` (from {@link lightNode}) turned into the whole node in place: `sections` and
- * `indexed_fields` decode from `body` on first access. How bundles and the compiler's record
- * cache hand out nodes whose text nobody may read.
+ * The whole node of `light` (from {@link lightNode}): `sections` and `indexed_fields` decode from
+ * `body` on first access. How bundles and the compiler's caches hand out nodes whose text nobody
+ * may read.
  */
 export function withLazyBody(light: Record<string, unknown>, body: Uint8Array): GraphNode {
-  attachBody(light, body, String(light.id), true);
-  return light as unknown as GraphNode;
+  return withBody(light, body, String(light.id), true);
 }
 
 function encodeNodes(nodes: readonly GraphNode[], packr: Packr, bodies?: readonly Uint8Array[]): EncodedNodes {
@@ -229,16 +228,22 @@ function decodeNodes(data: unknown, lazy: boolean): GraphNode[] {
     previous = at;
   }
   if (previous !== bodies.length) throw corrupt('node bodies have trailing bytes');
-  const nodes = light as unknown as GraphNode[];
+  const nodes = new Array<GraphNode>(n);
   for (let i = 0; i < n; i++) {
     const node = light[i]!;
     if (!node || typeof node !== 'object') throw corrupt(`node ${i} is not a map`);
-    attachBody(node, bodies.subarray(offsets.getUint32(i * 4, true), offsets.getUint32(i * 4 + 4, true)), `node ${i}`, lazy);
+    nodes[i] = withBody(node, bodies.subarray(offsets.getUint32(i * 4, true), offsets.getUint32(i * 4 + 4, true)), `node ${i}`, lazy);
   }
   return nodes;
 }
 
-function attachBody(node: Record<string, unknown>, bytes: Uint8Array, what: string, lazy: boolean): void {
+/**
+ * A new node with the keys of `light` in their order, `sections` / `indexed_fields` as accessors
+ * over `bytes`. New rather than `light` changed in place: turning data properties into accessors
+ * sends an object to V8's slow dictionary mode, adding them to a fresh one does not.
+ */
+function withBody(light: Record<string, unknown>, bytes: Uint8Array, what: string, lazy: boolean): GraphNode {
+  const node: Record<string, unknown> = {};
   let sections: unknown;
   let fields: unknown;
   let haveSections = false;
@@ -256,29 +261,31 @@ function attachBody(node: Record<string, unknown>, bytes: Uint8Array, what: stri
     if (!haveFields) (fields = restoreFields(rawFields, refs.length ? sectionPool(rawSections) : '', refs)), (haveFields = true);
     if (!haveSections) (sections = rawSections), (haveSections = true);
   };
-  if ('sections' in node) {
-    Object.defineProperty(node, 'sections', {
-      enumerable: true,
-      configurable: true,
-      get: () => {
-        if (!haveSections) decode();
-        return sections;
-      },
-      set: (value: unknown) => ((sections = value), (haveSections = true)),
-    });
-  }
-  if ('indexed_fields' in node) {
-    Object.defineProperty(node, 'indexed_fields', {
-      enumerable: true,
-      configurable: true,
-      get: () => {
-        if (!haveFields) decode();
-        return fields;
-      },
-      set: (value: unknown) => ((fields = value), (haveFields = true)),
-    });
+  for (const key of Object.keys(light)) {
+    if (key === 'sections') {
+      Object.defineProperty(node, key, {
+        enumerable: true,
+        configurable: true,
+        get: () => {
+          if (!haveSections) decode();
+          return sections;
+        },
+        set: (value: unknown) => ((sections = value), (haveSections = true)),
+      });
+    } else if (key === 'indexed_fields') {
+      Object.defineProperty(node, key, {
+        enumerable: true,
+        configurable: true,
+        get: () => {
+          if (!haveFields) decode();
+          return fields;
+        },
+        set: (value: unknown) => ((fields = value), (haveFields = true)),
+      });
+    } else node[key] = light[key];
   }
   if (!lazy) decode();
+  return node as unknown as GraphNode;
 }
 
 // ── Edges ───────────────────────────────────────────────────────────────────────────────────────

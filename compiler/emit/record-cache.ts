@@ -133,15 +133,15 @@ export async function readRecordCache(file: string, manifestText: string): Promi
 /** A record whose links decode on first access (links of a record nobody links again stay bytes). */
 function lazyLinks(node: GraphNode, bytes: Uint8Array, unpackr: Packr): DocumentRecord {
   let links: RawLink[] | undefined;
-  return {
-    node,
-    get links() {
-      return (links ??= unpackr.unpack(bytes) as RawLink[]);
-    },
-    set links(value: RawLink[]) {
-      links = value;
-    },
-  };
+  const record = { node } as DocumentRecord;
+  // Added with defineProperty: an object literal with a getter is a slow (dictionary-mode) object.
+  Object.defineProperty(record, 'links', {
+    enumerable: true,
+    configurable: true,
+    get: () => (links ??= unpackr.unpack(bytes) as RawLink[]),
+    set: (value: RawLink[]) => (links = value),
+  });
+  return record;
 }
 
 /** The graph `cached` describes, over `records` (whose link input is the one it was linked from). */
