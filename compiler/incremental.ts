@@ -127,10 +127,12 @@ export async function buildIndex(options: IndexBuildOptions): Promise<IndexBuild
   const memo = kept === null && packFile ? await readPackMemo(packFile) : undefined;
   const packed = kept ? null : packBundle({ ...result.graph, manifest: result.manifest, vectors: semantic.vectors }, { memo });
   // Caches before the pointer: once kdd.json changes the build is over, for readers and hot swap alike.
-  // The pack cache is an optimisation: failing to write it must not fail the build.
-  if (memo && packFile) await writePackMemo(packFile, memo).catch(() => undefined);
-  if (cacheFile && (kept === null || !sameStamps(previous.stamps, result.stamps))) await writeCache(cacheFile, result, await stampFiles(indexDir, EDGE_FILES));
-  const pointer = kept ?? (await writeDist(outDir, packed!, result.manifest));
+  // They are an optimisation: failing to write one must not fail the build.
+  const caches = Promise.all([
+    memo && packFile ? writePackMemo(packFile, memo).catch(() => undefined) : undefined,
+    cacheFile && (kept === null || !sameStamps(previous.stamps, result.stamps)) ? stampFiles(indexDir, EDGE_FILES).then((stamps) => writeCache(cacheFile, result, stamps)) : undefined,
+  ]);
+  const pointer = kept ? (await caches, kept) : await writeDist(outDir, packed!, result.manifest, caches);
   return {
     ...report(result, pointer, written, performance.now() - started),
     mode: reuse ? 'incremental' : 'full',

@@ -12,9 +12,13 @@ import type { PackedBundle } from './pack.js';
 
 export { POINTER_FILE, type BundlePointer };
 
-export async function writeDist(outDir: string, packed: PackedBundle, manifest: IndexManifest): Promise<BundlePointer> {
+/**
+ * Writes the bundle, then the pointer. `ready`: work that must be over before the pointer moves
+ * (the build's caches), done meanwhile: its writes overlap the bundle's.
+ */
+export async function writeDist(outDir: string, packed: PackedBundle, manifest: IndexManifest, ready?: Promise<unknown>): Promise<BundlePointer> {
   const previous = await readPointer(outDir);
-  await writeAtomic(join(outDir, packed.fileName), packed.bytes);
+  await Promise.all([writeAtomic(join(outDir, packed.fileName), packed.bytes), ready]);
   const pointer: BundlePointer = {
     format: BUNDLE_FORMAT_VERSION,
     bundle: packed.fileName,
