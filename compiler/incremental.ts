@@ -25,8 +25,8 @@ import { now, type DomainEvent } from './events.js';
 import { readGitFacts } from './git.js';
 import { compare, linkRecords, relinkRecords, sameLinkInputs, sameNodeEntry, type Graph } from './graph/link.js';
 import { extractDocument, type DocumentRecord } from './kinds/extract.js';
-import { readEnrichments } from './enrich/artifact.js';
-import { applyEnrichments, enrichManifest } from './enrich/edges.js';
+import { readEnrichments, type EnrichmentSet } from './enrich/artifact.js';
+import { applyEnrichments, enrichManifest, type AppliedEnrichments } from './enrich/edges.js';
 import { DEFAULT_MAX_FILE_BYTES, readSource, scanSpecs, type ScannedFile, type ScanResult, type SourceStamp } from './read.js';
 
 /** `auto`: incremental when a compatible `.kdd-index/` exists, else full. `full` re-extracts every file. */
@@ -263,26 +263,9 @@ export async function compileIncremental(
     }
     options.onProgress?.(index + 1, read.files.length);
   });
-  // Linking reads nothing but the records' link input. The same nodes as last time (ids, titles,
-  // aliases, kinds, layers, files) resolve links the same way: only records whose links changed need
-  // linking again, and none at all when no links changed.
-  const sameNodes =
-    reuse &&
-    previous !== null &&
-    records.length === previous.records.length &&
-    records.every((record) => {
-      const old = prior.get(record.node.source_file);
-      return old !== undefined && sameNodeEntry(record, old);
-    });
-  const relinked = sameNodes ? records.filter((record) => !sameLinkInputs(record, prior.get(record.node.source_file)!)) : null;
-  const sameLinks = relinked !== null && relinked.length === 0;
   // L3 (#9): agent edges and summaries from `.kdd-index/enrichments/`, current ones only.
   const enrichments = indexDir ? await readEnrichments(indexDir) : undefined;
-  const unenriched = !previous?.manifest.enrichments && (!enrichments || (enrichments.enrichments.length === 0 && enrichments.warnings.length === 0));
-  const before = relinked && unenriched && cache.graph ? restoreOrNull(records, cache.graph) : null;
-  const changedIds = new Set((relinked ?? []).map((record) => record.node.id));
-  const linked = before ? (sameLinks ? before : relinkRecords(records, before, changedIds)) : null;
-  const enriched = linked ? { graph: linked, warnings: [], applied: [] } : applyEnrichments(linkRecords(records), enrichments);
+  const { enriched, sameLinks, relinked } = graphOf(records, reuse ? previous : null, prior, enrichments, cache.graph ?? null);
   const graph = enriched.graph;
   warnings.push(...graph.warnings, ...enriched.warnings);
   const manifest = enrichManifest(makeManifest(graph, records, git, options.indexedBy ?? null), enriched.applied);
@@ -305,8 +288,39 @@ export async function compileIncremental(
     touched,
     stamps: new Map(read.files.flatMap((file) => (file.stamp ? [[file.path, file.stamp] as const] : []))),
     sameGraph,
-    relinked: before && !sameLinks ? { previous: before.edges, changed: changedIds } : null,
+    relinked,
   };
+}
+
+/**
+ * The graph of `records`, from the cheapest source that gives the same graph. Linking reads nothing
+ * but the records' link input, so when every node is as in `previous` (ids, titles, aliases, kinds,
+ * layers, files: links resolve as before), the cached graph is reused as it is (no links changed)
+ * or with the records whose links changed linked again. Anything else, or enrichments in play:
+ * the whole link pass.
+ */
+function graphOf(
+  records: readonly DocumentRecord[],
+  previous: IndexContent | null,
+  prior: ReadonlyMap<string, DocumentRecord>,
+  enrichments: EnrichmentSet | undefined,
+  cached: CachedGraph | null,
+): { enriched: AppliedEnrichments; sameLinks: boolean; relinked: IncrementalCompileResult['relinked'] } {
+  const sameNodes =
+    previous !== null &&
+    records.length === previous.records.length &&
+    records.every((record) => {
+      const old = prior.get(record.node.source_file);
+      return old !== undefined && sameNodeEntry(record, old);
+    });
+  const changed = sameNodes ? records.filter((record) => !sameLinkInputs(record, prior.get(record.node.source_file)!)) : null;
+  const sameLinks = changed !== null && changed.length === 0;
+  const unenriched = !previous?.manifest.enrichments && (!enrichments || (enrichments.enrichments.length === 0 && enrichments.warnings.length === 0));
+  const before = changed && unenriched && cached ? restoreOrNull(records, cached) : null;
+  if (!before) return { enriched: applyEnrichments(linkRecords(records), enrichments), sameLinks, relinked: null };
+  if (sameLinks) return { enriched: { graph: before, warnings: [], applied: [] }, sameLinks, relinked: null };
+  const ids = new Set(changed!.map((record) => record.node.id));
+  return { enriched: { graph: relinkRecords(records, before, ids), warnings: [], applied: [] }, sameLinks, relinked: { previous: before.edges, changed: ids } };
 }
 
 /** The cached graph over `records`, or null when the cache turns out unreadable (the graph is then linked anew). */
