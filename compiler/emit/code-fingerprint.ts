@@ -24,6 +24,11 @@ export function codeFingerprint(): string {
   return (digest = hash.digest('hex'));
 }
 
+/** Code files only: `.d.ts` and source maps follow the code and would only make this slower. */
+const isCode = (name: string) => (name.endsWith('.js') || name.endsWith('.ts')) && !name.endsWith('.d.ts');
+
 function listFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? listFiles(join(dir, entry.name)) : [join(dir, entry.name)]));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? listFiles(join(dir, entry.name)) : isCode(entry.name) ? [join(dir, entry.name)] : [],
+  );
 }
