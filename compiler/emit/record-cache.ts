@@ -124,10 +124,16 @@ export async function readRecordCache(file: string, manifestText: string): Promi
     if (at !== view.length) return null;
     const stamps = new Map(header.stamps.map(([path, size, mtimeMs, ctimeMs, hash]) => [path, { size, mtimeMs, ctimeMs, hash }]));
     const artifacts = new Map(header.artifacts.map(([path, size, mtimeMs, ctimeMs]) => [path, { size, mtimeMs, ctimeMs }]));
-    return { records, stamps, artifacts, graph: header.graph ?? null };
+    return { records, stamps, artifacts, graph: isCachedGraph(header.graph) ? header.graph : null };
   } catch {
     return null;
   }
+}
+
+/** Shape check (the edge columns themselves are checked when decoded, compiler/incremental.ts). */
+function isCachedGraph(value: unknown): value is CachedGraph {
+  const graph = value as Partial<CachedGraph> | null | undefined;
+  return !!graph && typeof graph.edges === 'object' && graph.edges !== null && Array.isArray(graph.dangling) && Array.isArray(graph.layer_violations) && Array.isArray(graph.warnings);
 }
 
 /** A record whose links decode on first access (links of a record nobody links again stay bytes). */
