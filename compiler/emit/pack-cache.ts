@@ -26,6 +26,7 @@ import { rememberTermOrder, termOrder } from '../../runtime/search/_postings.js'
 import { bytesToU32, u32ToBytes } from '../../runtime/search/_bytes.js';
 import { chunkAll } from '../embed/chunk.js';
 import { writeAtomicParts, writeIfChanged } from './atomic.js';
+import { checksum } from './checksum.js';
 import { codeFingerprint } from './code-fingerprint.js';
 import { worthRewriting } from './rewrite-policy.js';
 import { CACHE_DIR } from './record-cache.js';
@@ -101,6 +102,8 @@ interface Header {
   order?: Uint8Array;
   /** Per entry: byte length of its light part (unpadded), then of its term ids. */
   lengths: number[];
+  /** compiler/emit/checksum.ts of the entries (every byte after the padded header). */
+  crc: number;
 }
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
@@ -134,6 +137,7 @@ export async function readPackMemo(file: string): Promise<PackMemo> {
     const unpackr = newPackr();
     const header = unpackr.unpack(view.subarray(4, 4 + headerLength)) as Header;
     if (header?.format !== FORMAT || header.fingerprint !== codeFingerprint() || !Array.isArray(header.terms) || !Array.isArray(header.lengths)) return createPackMemo();
+    if (header.crc !== checksum([view.subarray(pad4(4 + headerLength))])) return createPackMemo();
     const vocab = new TermIds(header.terms);
     if (vocab.size !== header.terms.length) return createPackMemo();
     const limit = vocab.size;
@@ -218,7 +222,7 @@ export async function writePackMemo(file: string, memo: PackMemo): Promise<void>
     lengths.push(entry.metaLength, (pack.terms.length + pack.chunkTerms.length) * 4);
   }
   const order = termOrder(terms);
-  const header = packr.pack({ format: FORMAT, fingerprint: codeFingerprint(), terms, base, lengths, order: LITTLE_ENDIAN ? new Uint8Array(order.buffer, order.byteOffset, order.byteLength) : u32ToBytes(order) } satisfies Header);
+  const header = packr.pack({ format: FORMAT, fingerprint: codeFingerprint(), terms, base, lengths, order: LITTLE_ENDIAN ? new Uint8Array(order.buffer, order.byteOffset, order.byteLength) : u32ToBytes(order), crc: checksum(parts) } satisfies Header);
   // u32 header length, header, zero padding to 4: entries start aligned.
   const head = new Uint8Array(pad4(4 + header.length));
   new DataView(head.buffer).setUint32(0, header.length, true);

@@ -33,6 +33,7 @@ import { compare, type Graph } from '../graph/link.js';
 import type { DocumentRecord, RawLink } from '../kinds/extract.js';
 import type { SourceStamp } from '../read.js';
 import { writeAtomicParts, writeIfChanged } from './atomic.js';
+import { checksum } from './checksum.js';
 import { codeFingerprint } from './code-fingerprint.js';
 import { packedEdges, packedNode, rememberPackedEdges, rememberPackedNode } from './packed-node.js';
 
@@ -76,6 +77,8 @@ interface Header {
   /** Per record: byte length of its light part, of its links, then of its body. */
   lengths: number[];
   graph: CachedGraph | null;
+  /** compiler/emit/checksum.ts of every byte after the header. */
+  crc: number;
 }
 
 /** Light part of a record as stored: `[light node, content key]`. */
@@ -107,6 +110,7 @@ export async function readRecordCache(file: string, manifestText: string): Promi
     const unpackr = newPackr();
     const header = unpackr.unpack(view.subarray(4, 4 + headerLength)) as Header;
     if (header?.format !== CACHE_FORMAT || header.code !== codeFingerprint() || header.manifest !== manifestKey(manifestText) || !Array.isArray(header.lengths) || !Array.isArray(header.stamps) || !Array.isArray(header.artifacts)) return null;
+    if (header.crc !== checksum([view.subarray(4 + headerLength)])) return null;
     const records: DocumentRecord[] = [];
     let at = 4 + headerLength;
     for (let i = 0; i < header.lengths.length; i += 3) {
@@ -196,6 +200,7 @@ export async function writeRecordCache(
       layer_violations: graph.layer_violations,
       warnings: graph.warnings,
     },
+    crc: checksum(parts),
   };
   const head = packr.pack(header);
   const length = new Uint8Array(4);

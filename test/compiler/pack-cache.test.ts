@@ -67,6 +67,10 @@ describe('pack cache (compiler/emit/pack-cache.ts)', () => {
     const file = packCachePath(dirs.indexDir);
     expect((await readPackMemo(file)).entries.size).toBe(1);
     const bytes = await readFile(file);
+    const flipped = Buffer.from(bytes);
+    flipped[flipped.length - 2] ^= 0x01; // a term id, every length intact
+    await writeFile(file, flipped);
+    expect((await readPackMemo(file)).entries.size).toBe(0);
     await writeFile(file, bytes.subarray(0, bytes.length >> 1));
     expect((await readPackMemo(file)).entries.size).toBe(0);
     await writeFile(join(dirs.specsDir, 'entities/Pedido.md'), `${tree['entities/Pedido.md']}\nOtra línea.\n`);

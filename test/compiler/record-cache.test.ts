@@ -92,6 +92,20 @@ describe('record cache', () => {
     expect(await readRecordCache(dirs.recordCache, manifest)).toBeNull();
   });
 
+  it('a cache with one byte changed in place (lengths intact) is ignored, and the build still equals a full one', async () => {
+    const { root, dirs } = await setup();
+    await buildIndex(dirs);
+    const manifest = await readFile(join(dirs.indexDir, 'manifest.json'), 'utf8');
+    const bytes = await readFile(dirs.recordCache);
+    bytes[bytes.length - 3] ^= 0x20;
+    await writeFile(dirs.recordCache, bytes);
+    expect(await readRecordCache(dirs.recordCache, manifest)).toBeNull();
+    await writeFile(join(dirs.specsDir, '01-domain/entities/Pedido.md'), ENTITY('con un cambio'));
+    const report = await buildIndex(dirs);
+    const reference = await build({ specsDir: dirs.specsDir, outDir: join(root, 'dist-full'), indexDir: join(root, 'index-full') });
+    expect(report.bundle.hash).toBe(reference.bundle.hash);
+  });
+
   it('recordCache: false neither reads nor writes a cache', async () => {
     const { dirs } = await setup();
     await buildIndex({ ...dirs, recordCache: false });
