@@ -68,7 +68,7 @@ describe('pack cache (compiler/emit/pack-cache.ts)', () => {
     expect((await readPackMemo(file)).entries.size).toBe(1);
     const bytes = await readFile(file);
     const flipped = Buffer.from(bytes);
-    flipped[flipped.length - 2] ^= 0x01; // a term id, every length intact
+    flipped.writeUInt8(flipped.at(-2)! ^ 0x01, flipped.length - 2); // a term id, every length intact
     await writeFile(file, flipped);
     expect((await readPackMemo(file)).entries.size).toBe(0);
     await writeFile(file, bytes.subarray(0, bytes.length >> 1));

@@ -97,7 +97,7 @@ describe('record cache', () => {
     await buildIndex(dirs);
     const manifest = await readFile(join(dirs.indexDir, 'manifest.json'), 'utf8');
     const bytes = await readFile(dirs.recordCache);
-    bytes[bytes.length - 3] ^= 0x20;
+    bytes.writeUInt8(bytes.at(-3)! ^ 0x20, bytes.length - 3);
     await writeFile(dirs.recordCache, bytes);
     expect(await readRecordCache(dirs.recordCache, manifest)).toBeNull();
     await writeFile(join(dirs.specsDir, '01-domain/entities/Pedido.md'), ENTITY('con un cambio'));
