@@ -243,49 +243,46 @@ function decodeNodes(data: unknown, lazy: boolean): GraphNode[] {
  * sends an object to V8's slow dictionary mode, adding them to a fresh one does not.
  */
 function withBody(light: Record<string, unknown>, bytes: Uint8Array, what: string, lazy: boolean): GraphNode {
-  const node: Record<string, unknown> = {};
-  let sections: unknown;
-  let fields: unknown;
-  let haveSections = false;
-  let haveFields = false;
   // Decodes both heavy values at once (the references point into the sections as stored).
-  const decode = () => {
-    let body: [unknown, unknown, number[]];
+  let decoded: { sections: unknown; fields: unknown } | null = null;
+  const body = () => {
+    if (decoded) return decoded;
+    let raw: [unknown, unknown, number[]];
     try {
-      body = bodyUnpackr.unpack(bytes) as [unknown, unknown, number[]];
+      raw = bodyUnpackr.unpack(bytes) as [unknown, unknown, number[]];
     } catch (error) {
       throw createError('INDEX_UNAVAILABLE', { reason: `bundle is corrupt: body of ${what} (${(error as Error).message})` });
     }
-    if (!Array.isArray(body) || body.length !== 3 || !Array.isArray(body[2])) throw corrupt(`body of ${what} is malformed`);
-    const [rawSections, rawFields, refs] = body;
-    if (!haveFields) (fields = restoreFields(rawFields, refs.length ? sectionPool(rawSections) : '', refs)), (haveFields = true);
-    if (!haveSections) (sections = rawSections), (haveSections = true);
+    if (!Array.isArray(raw) || raw.length !== 3 || !Array.isArray(raw[2])) throw corrupt(`body of ${what} is malformed`);
+    const [sections, fields, refs] = raw;
+    return (decoded = { sections, fields: restoreFields(fields, refs.length ? sectionPool(sections) : '', refs) });
   };
+  const node: Record<string, unknown> = {};
   for (const key of Object.keys(light)) {
-    if (key === 'sections') {
-      Object.defineProperty(node, key, {
-        enumerable: true,
-        configurable: true,
-        get: () => {
-          if (!haveSections) decode();
-          return sections;
-        },
-        set: (value: unknown) => ((sections = value), (haveSections = true)),
-      });
-    } else if (key === 'indexed_fields') {
-      Object.defineProperty(node, key, {
-        enumerable: true,
-        configurable: true,
-        get: () => {
-          if (!haveFields) decode();
-          return fields;
-        },
-        set: (value: unknown) => ((fields = value), (haveFields = true)),
-      });
-    } else node[key] = light[key];
+    if (key === 'sections') defineLazy(node, key, () => body().sections);
+    else if (key === 'indexed_fields') defineLazy(node, key, () => body().fields);
+    else node[key] = light[key];
   }
-  if (!lazy) decode();
+  if (!lazy) body();
   return node as unknown as GraphNode;
+}
+
+/**
+ * `target[key]` as an own enumerable property computed by `load` on first read and kept; an
+ * assignment replaces it. How bundles and the compiler's caches defer decoding what may never be read.
+ */
+export function defineLazy<T>(target: object, key: string, load: () => T): void {
+  let value: T;
+  let loaded = false;
+  Object.defineProperty(target, key, {
+    enumerable: true,
+    configurable: true,
+    get: () => {
+      if (!loaded) (value = load()), (loaded = true);
+      return value;
+    },
+    set: (next: T) => ((value = next), (loaded = true)),
+  });
 }
 
 // ── Edges ───────────────────────────────────────────────────────────────────────────────────────
@@ -548,12 +545,7 @@ export function fromEncoded(encoded: EncodedBundle, options: HydrateOptions = {}
     chunks: null as unknown as BundleChunk[],
     vectors: encoded.vectors as Bundle['vectors'],
   };
-  let built: BundleChunk[] | null = lazy ? null : chunks();
-  Object.defineProperty(bundle, 'chunks', {
-    enumerable: true,
-    configurable: true,
-    get: () => (built ??= chunks()),
-    set: (value: BundleChunk[]) => (built = value),
-  });
+  defineLazy(bundle, 'chunks', chunks);
+  if (!lazy) void bundle.chunks;
   return bundle;
 }

@@ -26,7 +26,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Packr } from 'msgpackr';
-import { decodeEdges, lightNode, newPackr, withLazyBody, type EncodedEdges } from '../../runtime/bundle-codec.js';
+import { decodeEdges, defineLazy, lightNode, newPackr, withLazyBody, type EncodedEdges } from '../../runtime/bundle-codec.js';
 import type { DanglingLink, GraphNode, LayerViolation } from '../../runtime/model.js';
 import type { BuildWarning } from '../diagnostics.js';
 import { compare, type Graph } from '../graph/link.js';
@@ -142,15 +142,10 @@ function isCachedGraph(value: unknown): value is CachedGraph {
 
 /** A record whose links decode on first access (links of a record nobody links again stay bytes). */
 function lazyLinks(node: GraphNode, bytes: Uint8Array, unpackr: Packr): DocumentRecord {
-  let links: RawLink[] | undefined;
+  // A getter added to a fresh object, not an object literal with one: that would be a slow
+  // (dictionary-mode) object.
   const record = { node } as DocumentRecord;
-  // Added with defineProperty: an object literal with a getter is a slow (dictionary-mode) object.
-  Object.defineProperty(record, 'links', {
-    enumerable: true,
-    configurable: true,
-    get: () => (links ??= unpackr.unpack(bytes) as RawLink[]),
-    set: (value: RawLink[]) => (links = value),
-  });
+  defineLazy(record, 'links', () => unpackr.unpack(bytes) as RawLink[]);
   return record;
 }
 
