@@ -16,6 +16,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ONNX_FLOAT, ONNX_INT64, intAttribute, model, node, tensor, valueInfo } from './protobuf.js';
+import { mulberry32 } from '../../../bench/generate.js';
 
 export const TINY_MODEL_DIMENSIONS = 32;
 
@@ -58,16 +59,10 @@ export function tinyVocabulary(): string[] {
   return [...SPECIAL, ...Object.values(TINY_MODEL_GROUPS).flat(), ...TINY_MODEL_FILLERS];
 }
 
-/** Deterministic noise in [-1, 1) (mulberry32). */
+/** Deterministic noise in [-1, 1). */
 function noise(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (((t ^ (t >>> 14)) >>> 0) / 4294967296) * 2 - 1;
-  };
+  const next = mulberry32(seed);
+  return () => next() * 2 - 1;
 }
 
 /**
