@@ -4,26 +4,19 @@
  * entry is valid for any ref, path or repository that holds the same blob; a merge after a push
  * asks git only for the node files the push changed.
  *
- * An entry is stored the way the record cache stores a record (compiler/emit/record-cache.ts): the
- * light node with its content key, the raw links, and the node body exactly as the bundle stores it.
- * Only the entries a merge asks for are decoded, texts on first access, and the pack stage takes key
- * and body as they are (compiler/emit/packed-node.ts).
- *
- * Layout: u32 (LE) header length, msgpack header (format, code fingerprint, blob ids, lengths,
- * SHA-256 of the rest), then per entry its light part, links and body. Never the source of truth: a
+ * Entries and file framing are the record cache's (compiler/emit/record-entries.ts). Only the
+ * entries a merge asks for are decoded, texts on first access. The header holds the format, the code
+ * fingerprint, the blob ids, the lengths and the SHA-256 of the rest. Never the source of truth: a
  * missing, unreadable, truncated, altered or foreign file (format, or written by other code:
  * compiler/emit/code-fingerprint.ts) is an empty cache. Bodies go into the bundle as they are,
  * hence the checksum (about 20 ms for 10k entries). It lives in the merge's cache folder
  * (`<outDir>/.cache/`).
  */
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { lightNode, newPackr, withLazyBody } from '../../runtime/bundle-codec.js';
-import type { DocumentRecord, RawLink } from '../kinds/extract.js';
-import { writeAtomic, writeIfChanged } from './atomic.js';
+import { newPackr } from '../../runtime/bundle-codec.js';
+import type { DocumentRecord } from '../kinds/extract.js';
 import { codeFingerprint } from './code-fingerprint.js';
-import { packedNode, rememberPackedNode } from './packed-node.js';
+import { entryLengths, loadRecord, readFramed, sliceEntries, storeRecord, writeFramed, type StoredRecord } from './record-entries.js';
 
 const FORMAT = 'kdd-blob-cache/1';
 
@@ -50,14 +43,6 @@ interface Header {
   sha256: string;
 }
 
-/** Light part of an entry as stored: `[light node, content key]`. */
-type StoredLight = [Record<string, unknown>, string];
-
-interface Stored {
-  light: Uint8Array;
-  links: Uint8Array;
-  body: Uint8Array;
-}
 
 export async function openBlobCache(file: string): Promise<BlobCache> {
   const stored = await readStored(file);
@@ -73,12 +58,8 @@ export async function openBlobCache(file: string): Promise<BlobCache> {
         const entry = stored.get(oid);
         if (entry === undefined) return undefined;
         try {
-          const [item, key] = unpackr.unpack(entry.light) as StoredLight;
-          const node = withLazyBody(item, entry.body);
-          rememberPackedNode(node, key, entry.body);
-          // Links decode now: almost every cached blob is some input's version of a winner, and a
-          // plain `{ node, links }` keeps fast properties (own accessors would not).
-          record = { node, links: unpackr.unpack(entry.links) as RawLink[] };
+          // Links decode now: almost every cached blob is some input's version of a winner.
+          record = loadRecord(entry, unpackr, 'now');
         } catch {
           return undefined;
         }
@@ -102,61 +83,27 @@ export async function openBlobCache(file: string): Promise<BlobCache> {
     async save() {
       if (fresh.size === 0 && used.size === stored.size) return;
       const packr = newPackr();
-      const copy = (value: unknown) => Uint8Array.prototype.slice.call(packr.pack(value));
       const oids = [...used].sort();
-      const parts: Uint8Array[] = [];
-      const lengths: number[] = [];
-      for (const oid of oids) {
-        let entry = fresh.has(oid) ? undefined : stored.get(oid);
-        if (entry === undefined) {
-          const record = records.get(oid)!;
-          const packed = packedNode(record.node);
-          entry = { light: copy([lightNode(packed.node), packed.key] satisfies StoredLight), links: copy(record.links), body: packed.body };
-        }
-        parts.push(entry.light, entry.links, entry.body);
-        lengths.push(entry.light.length, entry.links.length, entry.body.length);
-      }
+      const entries = oids.map((oid) => (fresh.has(oid) ? undefined : stored.get(oid)) ?? storeRecord(records.get(oid)!, packr));
+      const parts = entries.flatMap((entry) => [entry.light, entry.links, entry.body]);
       const hash = createHash('sha256');
-      let size = 0;
-      for (const part of parts) hash.update(part), (size += part.length);
-      const head = packr.pack({ format: FORMAT, fingerprint: codeFingerprint(), oids, lengths, sha256: hash.digest('hex') } satisfies Header);
-      const out = new Uint8Array(4 + head.length + size);
-      new DataView(out.buffer).setUint32(0, head.length, true);
-      out.set(head, 4);
-      let at = 4 + head.length;
-      for (const part of parts) out.set(part, at), (at += part.length);
-      await writeAtomic(file, out);
-      await writeIfChanged(join(dirname(file), '.gitignore'), '*\n');
+      for (const part of parts) hash.update(part);
+      await writeFramed(file, { format: FORMAT, fingerprint: codeFingerprint(), oids, lengths: entryLengths(entries), sha256: hash.digest('hex') } satisfies Header, parts);
     },
   };
 }
 
 /** The file's entries as byte ranges, or none when it is missing or does not fit this code. */
-async function readStored(file: string): Promise<Map<string, Stored>> {
-  const entries = new Map<string, Stored>();
-  const bytes = await readFile(file).catch(() => null);
-  if (bytes === null || bytes.length < 4) return entries;
-  try {
-    // A plain view: msgpackr treats Node Buffers specially (see runtime/bundle-format.ts).
-    const view = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    const headerLength = new DataView(view.buffer, view.byteOffset, 4).getUint32(0, true);
-    const header = newPackr().unpack(view.subarray(4, 4 + headerLength)) as Header;
-    if (header?.format !== FORMAT || header.fingerprint !== codeFingerprint() || !Array.isArray(header.oids) || !Array.isArray(header.lengths)) return new Map();
-    if (header.lengths.length !== header.oids.length * 3) return new Map();
-    if (createHash('sha256').update(view.subarray(4 + headerLength)).digest('hex') !== header.sha256) return new Map();
-    let at = 4 + headerLength;
-    for (let i = 0; i < header.oids.length; i++) {
-      const [a, b, c] = [header.lengths[3 * i], header.lengths[3 * i + 1], header.lengths[3 * i + 2]];
-      if (!Number.isInteger(a) || !Number.isInteger(b) || !Number.isInteger(c) || a! < 0 || b! < 0 || c! < 0) return new Map();
-      const light = view.subarray(at, (at += a!));
-      const links = view.subarray(at, (at += b!));
-      const body = view.subarray(at, (at += c!));
-      if (at > view.length) return new Map();
-      entries.set(String(header.oids[i]), { light, links, body });
-    }
-    return at === view.length ? entries : new Map();
-  } catch {
-    return new Map();
-  }
+async function readStored(file: string): Promise<Map<string, StoredRecord>> {
+  const entries = new Map<string, StoredRecord>();
+  const framed = await readFramed(file);
+  const header = framed?.header as Header | null | undefined;
+  if (!framed || header?.format !== FORMAT || header.fingerprint !== codeFingerprint() || !Array.isArray(header.oids) || !Array.isArray(header.lengths)) return entries;
+  if (header.lengths.length !== header.oids.length * 3) return entries;
+  if (createHash('sha256').update(framed.payload).digest('hex') !== header.sha256) return entries;
+  const sliced = sliceEntries(framed.payload, header.lengths);
+  if (sliced === null) return entries;
+  sliced.forEach((entry, i) => entries.set(String(header.oids[i]), entry));
+  return entries;
 }
 

@@ -14,7 +14,8 @@
  *   violations, link warnings) rides along: when no record's link input changed, the next build
  *   takes it from here instead of linking again (compiler/incremental.ts).
  *
- * Layout: u32 (LE) header length, msgpack header, then per record its light part, links and body.
+ * Layout (compiler/emit/record-entries.ts): u32 (LE) header length, msgpack header, then per record
+ * its light part, links and body.
  *
  * Never the source of truth: it is keyed by the SHA-256 of the `manifest.json` it was written
  * with and by the code that wrote it (compiler/emit/code-fingerprint.ts), and a missing, unreadable
@@ -23,19 +24,17 @@
  * and gone with the index folder, so temporary index folders leave nothing behind.
  */
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import type { Packr } from 'msgpackr';
-import { decodeEdges, defineLazy, lightNode, newPackr, withLazyBody, type EncodedEdges } from '../../runtime/bundle-codec.js';
-import type { DanglingLink, GraphNode, LayerViolation } from '../../runtime/model.js';
+import { join } from 'node:path';
+import { decodeEdges, newPackr, type EncodedEdges } from '../../runtime/bundle-codec.js';
+import type { DanglingLink, LayerViolation } from '../../runtime/model.js';
 import type { BuildWarning } from '../diagnostics.js';
 import { compare, type Graph } from '../graph/link.js';
-import type { DocumentRecord, RawLink } from '../kinds/extract.js';
+import type { DocumentRecord } from '../kinds/extract.js';
 import type { SourceStamp } from '../read.js';
-import { writeAtomicParts, writeIfChanged } from './atomic.js';
 import { checksum } from './checksum.js';
 import { codeFingerprint } from './code-fingerprint.js';
-import { packedEdges, packedNode, rememberPackedEdges, rememberPackedNode } from './packed-node.js';
+import { packedEdges, rememberPackedEdges } from './packed-node.js';
+import { entryLengths, loadRecord, readFramed, sliceEntries, storeRecord, writeFramed, type StoredRecord } from './record-entries.js';
 
 const CACHE_FORMAT = 'kdd-record-cache/3';
 
@@ -81,11 +80,8 @@ interface Header {
   crc: number;
 }
 
-/** Light part of a record as stored: `[light node, content key]`. */
-type StoredLight = [Record<string, unknown>, string];
-
-/** The stored light part and links of each record read from (or written to) a cache. */
-const stored = new WeakMap<DocumentRecord, { light: Uint8Array; links: Uint8Array }>();
+/** The stored parts of each record read from (or written to) a cache. */
+const stored = new WeakMap<DocumentRecord, StoredRecord>();
 
 /** Folder of the index's local, git-ignored caches. */
 export const CACHE_DIR = '.cache';
@@ -101,31 +97,20 @@ export function manifestKey(manifestText: string): string {
 
 /** The cached records when the cache was written with this exact `manifest.json`, else null. */
 export async function readRecordCache(file: string, manifestText: string): Promise<RecordCache | null> {
-  const bytes = await readFile(file).catch(() => null);
-  if (bytes === null || bytes.length < 4) return null;
+  const framed = await readFramed(file);
+  if (framed === null) return null;
+  const header = framed.header as Header | null;
   try {
-    // A plain view: msgpackr treats Node Buffers specially (see runtime/bundle-format.ts).
-    const view = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    const headerLength = new DataView(view.buffer, view.byteOffset, 4).getUint32(0, true);
-    const unpackr = newPackr();
-    const header = unpackr.unpack(view.subarray(4, 4 + headerLength)) as Header;
     if (header?.format !== CACHE_FORMAT || header.code !== codeFingerprint() || header.manifest !== manifestKey(manifestText) || !Array.isArray(header.lengths) || !Array.isArray(header.stamps) || !Array.isArray(header.artifacts)) return null;
-    if (header.crc !== checksum([view.subarray(4 + headerLength)])) return null;
-    const records: DocumentRecord[] = [];
-    let at = 4 + headerLength;
-    for (let i = 0; i < header.lengths.length; i += 3) {
-      const light = view.subarray(at, (at += header.lengths[i]!));
-      const links = view.subarray(at, (at += header.lengths[i + 1]!));
-      const body = view.subarray(at, (at += header.lengths[i + 2]!));
-      if (at > view.length) return null;
-      const [item, key] = unpackr.unpack(light) as StoredLight;
-      const node = withLazyBody(item, body);
-      rememberPackedNode(node, key, body);
-      const record = lazyLinks(node, links, unpackr);
-      stored.set(record, { light, links });
-      records.push(record);
-    }
-    if (at !== view.length) return null;
+    if (header.crc !== checksum([framed.payload])) return null;
+    const entries = sliceEntries(framed.payload, header.lengths);
+    if (entries === null) return null;
+    const unpackr = newPackr();
+    const records = entries.map((entry) => {
+      const record = loadRecord(entry, unpackr, 'on-access');
+      stored.set(record, entry);
+      return record;
+    });
     const stamps = new Map(header.stamps.map(([path, size, mtimeMs, ctimeMs, hash]) => [path, { size, mtimeMs, ctimeMs, hash }]));
     const artifacts = new Map(header.artifacts.map(([path, size, mtimeMs, ctimeMs]) => [path, { size, mtimeMs, ctimeMs }]));
     return { records, stamps, artifacts, graph: isCachedGraph(header.graph) ? header.graph : null };
@@ -138,15 +123,6 @@ export async function readRecordCache(file: string, manifestText: string): Promi
 function isCachedGraph(value: unknown): value is CachedGraph {
   const graph = value as Partial<CachedGraph> | null | undefined;
   return !!graph && typeof graph.edges === 'object' && graph.edges !== null && Array.isArray(graph.dangling) && Array.isArray(graph.layer_violations) && Array.isArray(graph.warnings);
-}
-
-/** A record whose links decode on first access (links of a record nobody links again stay bytes). */
-function lazyLinks(node: GraphNode, bytes: Uint8Array, unpackr: Packr): DocumentRecord {
-  // A getter added to a fresh object, not an object literal with one: that would be a slow
-  // (dictionary-mode) object.
-  const record = { node } as DocumentRecord;
-  defineLazy(record, 'links', () => unpackr.unpack(bytes) as RawLink[]);
-  return record;
 }
 
 /** The graph `cached` describes, over `records` (whose link input is the one it was linked from). */
@@ -172,23 +148,19 @@ export async function writeRecordCache(
   graph: Graph | null = null,
 ): Promise<void> {
   const packr = newPackr();
-  const copy = (value: unknown) => Uint8Array.prototype.slice.call(packr.pack(value));
-  const parts: Uint8Array[] = [];
-  const lengths: number[] = [];
-  for (const record of records) {
-    const packed = packedNode(record.node);
-    let pieces = stored.get(record);
-    if (pieces === undefined) stored.set(record, (pieces = { light: copy([lightNode(packed.node), packed.key] satisfies StoredLight), links: copy(record.links) }));
-    parts.push(pieces.light, pieces.links, packed.body);
-    lengths.push(pieces.light.length, pieces.links.length, packed.body.length);
-  }
+  const entries = records.map((record) => {
+    let entry = stored.get(record);
+    if (entry === undefined) stored.set(record, (entry = storeRecord(record, packr)));
+    return entry;
+  });
+  const parts = entries.flatMap((entry) => [entry.light, entry.links, entry.body]);
   const header: Header = {
     format: CACHE_FORMAT,
     code: codeFingerprint(),
     manifest: manifestKey(manifestText),
     stamps: [...stamps].map(([path, s]) => [path, s.size, s.mtimeMs, s.ctimeMs, s.hash]),
     artifacts: [...artifacts].map(([path, a]) => [path, a.size, a.mtimeMs, a.ctimeMs]),
-    lengths,
+    lengths: entryLengths(entries),
     graph: graph && {
       edges: packedEdges(graph.edges, graph.nodes),
       dangling: graph.dangling,
@@ -197,10 +169,5 @@ export async function writeRecordCache(
     },
     crc: checksum(parts),
   };
-  const head = packr.pack(header);
-  const length = new Uint8Array(4);
-  new DataView(length.buffer).setUint32(0, head.length, true);
-  await writeAtomicParts(file, [length, head, ...parts]);
-  // Keep the cache out of git wherever it is written (a committed .kdd-index/ must not carry it).
-  await writeIfChanged(join(dirname(file), '.gitignore'), '*\n');
+  await writeFramed(file, header, parts);
 }
