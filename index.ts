@@ -26,3 +26,7 @@ export type { HintsParams, HintsResult } from './runtime/queries/hints.js';
 export type { ImpactParams, ImpactResult } from './runtime/queries/impact.js';
 export type { SearchHit, SearchParams, SearchResult } from './runtime/queries/search.js';
 export type { ViolationsParams, ViolationsResult } from './runtime/queries/violations.js';
+export type { FindResult, ListResult, ReadSectionResult } from './runtime/queries/lookup.js';
+export { QUERIES, QUERY_LIST, runQuery } from './runtime/queries/registry.js';
+export type { QueryDef, QueryEnv, QueryName, QueryResult } from './runtime/queries/registry.js';
+export { resolveNodeRef } from './runtime/queries/resolve.js';

@@ -17,6 +17,8 @@ export interface Command {
   name: string;
   summary: string;
   usage: string;
+  /** `kdd <command> --help`: every flag explained (default: usage and summary). */
+  help?: string;
   run(argv: string[], io: CliIO): Promise<number>;
 }
 

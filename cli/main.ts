@@ -38,7 +38,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     return 2;
   }
   if (rest.includes('--help') || rest.includes('-h')) {
-    io.stdout(`${command.usage}\n\n${command.summary}\n`);
+    io.stdout(command.help ?? `${command.usage}\n\n${command.summary}\n`);
     return 0;
   }
   try {

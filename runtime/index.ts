@@ -19,3 +19,8 @@ export { impact } from './queries/impact.js';
 export { search } from './queries/search.js';
 export { indexStats } from './queries/stats.js';
 export { violations } from './queries/violations.js';
+export { find, list, readSection } from './queries/lookup.js';
+export { findNodes, resolveNodeRef } from './queries/resolve.js';
+export { QUERIES, QUERY_LIST, inputSchema, isQueryName, prepareParams, runQuery } from './queries/registry.js';
+export type { QueryDef, QueryEnv, QueryName, QueryResult } from './queries/registry.js';
+export type { JsonSchema, ParamSpec, ParamsSpec } from './param-spec.js';

@@ -10,7 +10,7 @@
  * const kinds = stringListParam(params, 'include_kinds', { allowed: KINDS });
  */
 import type { KddIndex } from './kdd-index.js';
-import { createError, type ErrorCode, type KddError } from './errors.js';
+import { createError, ERRORS, type ErrorCode, type KddError } from './errors.js';
 
 /** What queries receive from adapters: an object of unknown shape. */
 export type RawParams = Readonly<Record<string, unknown>> | undefined | null;
@@ -18,6 +18,8 @@ export type RawParams = Readonly<Record<string, unknown>> | undefined | null;
 interface Common {
   /** Error code to throw instead of `INVALID_PARAMS` (e.g. `INVALID_DEPTH` for `depth`). */
   code?: ErrorCode;
+  /** What the parameter means: queries pass their declared parameters (runtime/param-spec.ts) as the options. */
+  description?: string;
 }
 
 /**
@@ -26,8 +28,12 @@ interface Common {
  */
 function fieldError(field: string, value: unknown, reason: string, code: ErrorCode = 'INVALID_PARAMS', extra: Record<string, unknown> = {}): KddError {
   const shown = typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
-  const params = { field, value: shown, reason, [field]: shown, ...extra };
-  return createError(code as 'INVALID_PARAMS', params as { field: string; reason: string });
+  const params: Record<string, unknown> = { field, value: shown, reason, [field]: shown, ...extra };
+  // A field's own code describes a bad value of the right type (a depth of 9, a two-letter query);
+  // when its template needs something this error does not have — a number where text was
+  // expected — the error is a type error, and says so as INVALID_PARAMS.
+  const fits = [...ERRORS[code].message.matchAll(/\{(\w+)\}/g)].every((m) => Object.prototype.hasOwnProperty.call(params, m[1]!));
+  return createError(fits ? (code as 'INVALID_PARAMS') : 'INVALID_PARAMS', params as { field: string; reason: string });
 }
 
 /** Returns the params as an object (`undefined`/`null` → `{}`); anything else is INVALID_PARAMS. */
@@ -108,7 +114,7 @@ export function stringParam(params: RawParams, field: string, options: StringOpt
     if (options.default !== undefined) return options.default;
     throw fieldError(field, raw, 'is required', options.code, { min: options.minLength ?? 1 });
   }
-  if (typeof raw !== 'string') throw fieldError(field, raw, 'must be a string', options.code);
+  if (typeof raw !== 'string') throw fieldError(field, raw, 'must be a string');
   const value = raw.trim();
   const minLength = options.minLength ?? 1;
   if (value.length < minLength) {

@@ -10,7 +10,9 @@
  * Time limit (what it really covers): queries are synchronous and cannot be interrupted, so their
  * cost is bounded up front by the limits the queries enforce (depth ≤ 5, limit ≤ 100) and by the
  * body and URL size limits here. The clock ({@link ServerLimits.bodyTimeoutMs}, answer 504
- * `TIMEOUT`) covers the asynchronous part: receiving the body. Node's own `requestTimeout` and
+ * `TIMEOUT`) covers receiving the body. At L2 a text query first embeds its text with the local
+ * model (library/query-vectors.ts: loaded once, on the first such query), which the slow-query
+ * log counts in. Node's own `requestTimeout` and
  * `headersTimeout` close connections that trickle headers. Queries slower than
  * `slowQueryMs` are logged.
  */
@@ -23,7 +25,8 @@ import sirv from 'sirv';
 import { createError, toKddError, type KddError } from '../runtime/errors.js';
 import { BodyError, readJsonBody } from './body.js';
 import { createBundleHolder, type BundleHolder, type BundleHolderOptions, type LoadedBundle, type ReloadOutcome } from './bundle-holder.js';
-import { applyAliases, findRoute, isApiPath, queryParams, type Route } from './routes.js';
+import { createQueryVectors, type QueryVectorOptions } from '../library/query-vectors.js';
+import { findRoute, isApiPath, queryParams, type Route } from './routes.js';
 
 export interface ServerLimits {
   /** Largest JSON body, bytes. Default 64 KiB (413 `PAYLOAD_TOO_LARGE` above). */
@@ -62,6 +65,8 @@ export interface ServeOptions {
   log?: (line: string) => void;
   /** Passed to the bundle holder (watch, pollMs, debounceMs, load). */
   holder?: Omit<BundleHolderOptions, 'dir' | 'log'>;
+  /** How text queries are embedded at L2 (`embedder`, `modelsDir`: library/query-vectors.ts). */
+  vectors?: QueryVectorOptions;
 }
 
 export interface KddServer {
@@ -89,6 +94,8 @@ export function createServer(options: ServeOptions): KddServer {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const cors = options.cors ?? null;
   const holder = createBundleHolder({ ...options.holder, dir, log });
+  // One per process: the model is loaded on the first text query and kept across hot swaps.
+  const vectors = createQueryVectors(options.vectors);
   // dev mode: sirv stats the file on each request instead of caching the folder listing at start,
   // so bundles written after start are served and a rewritten kdd.json gets a correct length.
   const statics = sirv(dir, {
@@ -153,9 +160,9 @@ export function createServer(options: ServeOptions): KddServer {
     const { route } = match;
     // The one read of the current bundle for this request (hot swap, #5).
     const loaded = route.index === 'optional' ? holder.current() : holder.require();
-    const params = applyAliases(route, await readParams(route, req, url));
+    const params = await readParams(route, req, url);
     const started = performance.now();
-    const result = route.run(loaded, params as Record<string, unknown>);
+    const result = await route.run(loaded, params, vectors);
     const took = performance.now() - started;
     if (took > limits.slowQueryMs) log(`kdd serve: slow query ${route.method} ${route.path} took ${Math.round(took)} ms`);
     sendJson(res, 200, result, loaded);
@@ -163,8 +170,7 @@ export function createServer(options: ServeOptions): KddServer {
 
   function readParams(route: Route, req: IncomingMessage, url: URL): Promise<unknown> | unknown {
     if (route.source === 'query') return queryParams(url.searchParams);
-    if (route.source === 'body') return readJsonBody(req, { maxBytes: limits.maxBodyBytes, timeoutMs: limits.bodyTimeoutMs, maxDepth: limits.maxJsonDepth });
-    return {};
+    return readJsonBody(req, { maxBytes: limits.maxBodyBytes, timeoutMs: limits.bodyTimeoutMs, maxDepth: limits.maxJsonDepth });
   }
 
   async function serveStatic(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
@@ -219,10 +225,10 @@ export function createServer(options: ServeOptions): KddServer {
     },
     close() {
       holder.close();
-      return new Promise((resolveClose) => {
+      return new Promise<void>((resolveClose) => {
         server.close(() => resolveClose());
         server.closeAllConnections();
-      });
+      }).then(() => vectors.close());
     },
   };
 }

@@ -1,5 +1,5 @@
 /**
- * Read-only access to raw spec files for `kdd_read_section` (`kdd mcp --specs-root DIR`).
+ * Read-only access to raw spec files for `kdd_read_section` (runtime/queries/lookup.ts reads them through it) (`kdd mcp --specs-root DIR`).
  *
  * The one rule: nothing outside the specs root is ever read. A path must be relative, free of
  * `..` segments and NUL bytes, name a Markdown or Gherkin file, and still be inside the root once
@@ -74,34 +74,4 @@ async function readInside(root: string, path: string): Promise<SpecFile> {
 
 function inside(root: string, path: string): boolean {
   return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
-}
-
-/**
- * The Markdown section under `heading` (matched ignoring case and accents, `#`s not included):
- * from its heading line to the next heading of the same or a higher level. Null when absent.
- */
-export function markdownSection(text: string, heading: string): string | null {
-  const wanted = fold(heading);
-  const lines = text.split(/\r?\n/);
-  let start = -1;
-  let level = 0;
-  let fence = false;
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
-    if (/^\s*(```|~~~)/.test(line)) fence = !fence;
-    if (fence) continue;
-    const match = /^(#{1,6})\s+(.*?)\s*#*\s*$/.exec(line);
-    if (!match) continue;
-    if (start >= 0 && match[1]!.length <= level) return lines.slice(start, i).join('\n').trimEnd();
-    if (start < 0 && fold(match[2]!) === wanted) {
-      start = i;
-      level = match[1]!.length;
-    }
-  }
-  return start >= 0 ? lines.slice(start).join('\n').trimEnd() : null;
-}
-
-/** Lower case, no accents, single spaces. */
-export function fold(text: string): string {
-  return text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/\s+/g, ' ').trim();
 }

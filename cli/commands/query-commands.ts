@@ -1,137 +1,186 @@
 /**
- * `kdd graph|impact|coverage|violations|health …`: flags → params → one runtime query → print.
- * Every command takes `--bundle DIR` (default `dist`) and `--json` (the query's answer as pretty
- * JSON on stdout). Errors: message on stderr, exit code from runtime/errors.ts, and with `--json`
- * the `{error:{code,message}}` object on stdout as well.
+ * `kdd context|search|hints|graph|impact|coverage|violations|health …`: one command per query of
+ * the registry (runtime/queries/registry.ts), its flags, usage and `--help` generated from the
+ * query's declared parameters (runtime/param-spec.ts); only the readable table is written here.
+ * Flags and positionals → params → {@link answerQuery} (the library's path: node references
+ * resolved, `query_text` embedded at L2) → print. Every command takes `--bundle DIR` (default
+ * `dist`) and `--json` (the query's answer as pretty JSON on stdout); text queries also take
+ * `--models-dir DIR`. Errors: message on stderr, exit code from runtime/errors.ts, and with
+ * `--json` the `{error:{code,message}}` object on stdout as well.
  */
 import { resolve } from 'node:path';
 import type { ParseArgsConfig } from 'node:util';
-import { openKnowledgeBase, type KnowledgeBase } from '../../library/knowledge-base.js';
+import { loadBundle } from '../../library/load-bundle.js';
+import { answerQuery, createQueryVectors } from '../../library/query-vectors.js';
 import { createError, EXIT, toKddError } from '../../runtime/errors.js';
-import type { KddIndex } from '../../runtime/kdd-index.js';
-import { type ContextResult } from '../../runtime/queries/context.js';
-import { coverage, type CoverageResult } from '../../runtime/queries/coverage.js';
-import { graph, type GraphResult } from '../../runtime/queries/graph.js';
-import { health, type HealthResult } from '../../runtime/queries/health.js';
-import { hints, type HintsResult } from '../../runtime/queries/hints.js';
-import { impact, type ImpactResult } from '../../runtime/queries/impact.js';
-import { type SearchResult } from '../../runtime/queries/search.js';
-import { violations, type ViolationsResult } from '../../runtime/queries/violations.js';
-import { resolveNodeRef } from '../../runtime/queries/_resolve.js';
+import type { ParamSpec } from '../../runtime/param-spec.js';
+import { QUERIES, type QueryDef, type QueryEnv, type QueryName, type QueryResult } from '../../runtime/queries/registry.js';
 import { parseFlags, UsageError, type CliIO, type Command } from '../command.js';
 import { arrowPath, clip, json, pct, section, table, warnings } from '../format.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 type FlagValues = Record<string, string | boolean | undefined>;
 
-/** Flags every query command accepts. */
+/** Flags every query command accepts (not query parameters). */
 const COMMON = {
   bundle: { type: 'string', default: 'dist' },
   json: { type: 'boolean', default: false },
 } as const satisfies Options;
+const COMMON_HELP = ['--bundle DIR      the folder with kdd.json (default dist)', '--json            print the answer as JSON (the HTTP and MCP shape)'];
+const MODELS_HELP = '--models-dir DIR  model store for embedding the query at L2 (default $KDD_MODELS_DIR or ~/.cache/kdd-index/models)';
 
-export interface QueryCommandSpec<R> {
-  name: string;
-  summary: string;
-  usage: string;
-  /** Extra flags (kebab-case); their values arrive as strings or booleans. */
-  options?: Options;
-  /**
-   * Names positionals map to, in order (e.g. `['node_id']`); more positionals are a usage error.
-   * A last name written `...name` collects the remaining positionals as a list.
-   */
-  positionals?: readonly string[];
-  /** Flags + positionals → the query's params object (snake_case spec names; validation is the query's). */
-  params(values: FlagValues, positionals: Record<string, string | string[]>): Record<string, unknown>;
-  query?(index: KddIndex, params: Record<string, unknown>): R;
-  /** Instead of `query`: through the library facade (text queries embed `query_text` at L2). */
-  run?(kb: KnowledgeBase, params: Record<string, unknown>): Promise<R>;
-  text(result: R): string;
+export interface QueryCommandSpec<N extends QueryName> {
+  query: N;
+  /** The readable answer (without `--json`). */
+  text(result: QueryResult<N>): string;
+  /** Flags that are not query parameters but set the query's environment (e.g. `--base-url`). */
+  env?: { options: Options; usage: string; help: readonly string[]; read(values: FlagValues): QueryEnv };
 }
 
-/** Builds a {@link Command} around one query; all error handling and printing policy lives here. */
-export function queryCommand<R>(spec: QueryCommandSpec<R>): Command {
-  return {
-    name: spec.name,
-    summary: spec.summary,
-    usage: spec.usage,
+interface Flag {
+  param: string;
+  spec: ParamSpec;
+  flag: string;
+}
+
+const kebab = (name: string) => name.replace(/_/g, '-');
+
+/** The command-line flags of a query's parameters (positional and hidden ones excluded). */
+function flagsOf(def: QueryDef): Flag[] {
+  return Object.entries(def.params)
+    .filter(([, spec]) => !spec.cli?.positional && !spec.cli?.hidden)
+    .map(([param, spec]) => ({ param, spec, flag: spec.cli?.flag ?? kebab(param) }));
+}
+
+function positionalsOf(def: QueryDef): [string, ParamSpec][] {
+  return Object.entries(def.params).filter(([, spec]) => spec.cli?.positional);
+}
+
+/** `1-5`, `both|out|in`, `K,…`: what a flag takes, for usage lines. */
+function valueHint(spec: ParamSpec): string {
+  switch (spec.type) {
+    case 'integer':
+    case 'number':
+      return spec.max !== undefined ? `${spec.min ?? 0}-${spec.max}` : 'N';
+    case 'enum':
+      return spec.values.join('|');
+    case 'list':
+      return spec.allowed ? 'K,…' : 'A,…';
+    default:
+      return 'TEXT';
+  }
+}
+
+function positionalHint(name: string, spec: ParamSpec): string {
+  if (spec.type === 'string' && spec.node) return 'NODE';
+  const word = spec.type === 'list' ? name.replace(/s$/, '').toUpperCase() : 'TEXT';
+  return spec.cli?.positional === 'rest' ? `${word}…` : word;
+}
+
+function usageOf(def: QueryDef, extra: string): string {
+  const positionals = positionalsOf(def).map(([name, spec]) => positionalHint(name, spec));
+  const flags = flagsOf(def).map(({ spec, flag }) => (spec.type === 'boolean' ? `[--${flag}]` : `[--${flag} ${valueHint(spec)}]`));
+  const tail = `${def.embeds ? '[--models-dir DIR] ' : ''}[--bundle DIR=dist] [--json]`;
+  return ['kdd', def.doors.cli!, ...positionals, ...flags, ...(extra ? [extra] : []), tail].join(' ');
+}
+
+/** One line per flag: what it sets, its range and default, as the query declares them. */
+function helpOf(def: QueryDef, usage: string, extra: readonly string[]): string {
+  const describe = ({ spec, flag }: Flag): string => {
+    const left = spec.type === 'boolean' ? `--${flag}` : `--${flag} ${valueHint(spec)}`;
+    const dflt = spec.type === 'boolean' ? '' : 'default' in spec && spec.default !== undefined ? ` (default ${String(spec.default)})` : '';
+    const text = spec.type === 'boolean' && spec.cli?.negate ? `turn off: ${spec.description}` : `${spec.description}${dflt}`;
+    return `  ${left.padEnd(17)} ${text}`;
+  };
+  const args = positionalsOf(def).map(([name, spec]) => `  ${positionalHint(name, spec).padEnd(17)} ${spec.description}`);
+  const lines = [
+    `Usage: ${usage}`,
+    '',
+    def.summary,
+    def.guidance,
+    '',
+    ...(args.length ? ['Arguments:', ...args, ''] : []),
+    'Options:',
+    ...flagsOf(def).map(describe),
+    ...extra.map((line) => `  ${line}`),
+    ...(def.embeds ? [`  ${MODELS_HELP}`] : []),
+    ...COMMON_HELP.map((line) => `  ${line}`),
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+/** Builds the {@link Command} of one registered query; all error handling and printing policy lives here. */
+export function queryCommand<N extends QueryName>(spec: QueryCommandSpec<N>): Command {
+  const def = QUERIES[spec.query] as unknown as QueryDef<QueryResult<N>>;
+  const flags = flagsOf(def);
+  const options: Options = {
+    ...COMMON,
+    ...(def.embeds ? { 'models-dir': { type: 'string' } } : {}),
+    ...spec.env?.options,
+    ...Object.fromEntries(flags.map(({ spec: param, flag }) => [flag, param.type === 'boolean' ? { type: 'boolean' } : { type: 'string' }])),
+  };
+  const usage = usageOf(def, spec.env?.usage ?? '');
+  const command: Command = {
+    name: def.doors.cli!,
+    summary: def.summary,
+    usage,
+    help: helpOf(def, usage, spec.env?.help ?? []),
     async run(argv: string[], io: CliIO): Promise<number> {
       const wantsJson = argv.includes('--json');
       try {
-        const { values, positionals } = parseFlags(argv, { ...COMMON, ...spec.options });
-        const named = namePositionals(spec.positionals ?? [], positionals);
-        const flags = values as FlagValues;
-        const kb = await openKnowledgeBase(resolve(io.cwd, String(flags.bundle)));
-        const params = spec.params(flags, named);
-        const result = spec.run ? await spec.run(kb, params).finally(() => kb.close()) : spec.query!(kb.index, params);
-        io.stdout(flags.json ? json(result) : spec.text(result));
+        const { values, positionals } = parseFlags(argv, options);
+        const given = values as FlagValues;
+        const params = paramsOf(def, flags, given, positionals);
+        const index = await loadBundle(resolve(io.cwd, String(given.bundle)));
+        const modelsDir = typeof given['models-dir'] === 'string' ? resolve(io.cwd, given['models-dir']) : undefined;
+        const vectors = createQueryVectors({ modelsDir });
+        const result = await answerQuery(spec.query, index, params, vectors, spec.env?.read(given) ?? {}).finally(() => vectors.close());
+        io.stdout(given.json ? json(result) : spec.text(result));
         return EXIT.OK;
       } catch (error) {
-        return report(spec, error, wantsJson, io);
+        return report(command, error, wantsJson, io);
       }
     },
   };
+  return command;
 }
 
-function namePositionals(names: readonly string[], positionals: readonly string[]): Record<string, string | string[]> {
-  const named: Record<string, string | string[]> = {};
-  for (const [i, name] of names.entries()) {
-    if (name.startsWith('...')) {
-      if (positionals.length > i) named[name.slice(3)] = positionals.slice(i);
-      return named;
+/** Flags + positionals → the query's params (snake_case names; validation is the query's). */
+function paramsOf(def: QueryDef, flags: readonly Flag[], values: FlagValues, positionals: readonly string[]): Record<string, unknown> {
+  const params: Record<string, unknown> = {};
+  let next = 0;
+  for (const [name, spec] of positionalsOf(def)) {
+    if (spec.cli?.positional === 'rest') {
+      const rest = positionals.slice(next);
+      next = positionals.length;
+      if (rest.length > 0) params[name] = spec.type === 'list' ? rest : rest.join(' ');
+    } else if (positionals[next] !== undefined) {
+      params[name] = positionals[next++];
     }
-    if (positionals[i] !== undefined) named[name] = positionals[i]!;
   }
-  if (positionals.length > names.length) throw new UsageError(`unexpected argument '${positionals[names.length]}'`);
-  return named;
+  if (positionals.length > next) throw new UsageError(`unexpected argument '${positionals[next]}'`);
+  for (const { param, spec, flag } of flags) {
+    const value = values[flag];
+    if (value === undefined || value === false) continue;
+    // A negated boolean (`--ignore-layers`) turns its default off; `--flag` alone turns one on.
+    params[param] = spec.type === 'boolean' ? (spec.cli?.negate ? !spec.default : true) : value;
+  }
+  return params;
 }
 
-function report(spec: QueryCommandSpec<unknown>, error: unknown, wantsJson: boolean, io: CliIO): number {
+function report(command: Command, error: unknown, wantsJson: boolean, io: CliIO): number {
   const kdd =
     error instanceof UsageError ? createError('INVALID_PARAMS', { field: 'arguments', reason: error.message }) : toKddError(error);
-  io.stderr(`kdd ${spec.name}: ${kdd.code}: ${kdd.message}\n`);
-  if (error instanceof UsageError) io.stderr(`Usage: ${spec.usage}\n`);
+  io.stderr(`kdd ${command.name}: ${kdd.code}: ${kdd.message}\n`);
+  if (error instanceof UsageError) io.stderr(`Usage: ${command.usage}\n`);
   if (wantsJson) io.stdout(json(kdd.toJSON()));
   return kdd.exitCode;
 }
 
-/** `--edge-types a,b` → `'a,b'` (the runtime validators split lists on commas). */
-const flag = (values: FlagValues, name: string) => values[name];
-const defined = (entries: Record<string, unknown>) => Object.fromEntries(Object.entries(entries).filter(([, v]) => v !== undefined));
-const BUNDLE_USAGE = '[--bundle DIR=dist] [--json]';
-
-/** People type `UC-005` or `Pedido`; the queries take `UC:UC-005`, `Entity:Pedido`. */
-function resolved(index: KddIndex, params: Record<string, unknown>, field: string): Record<string, unknown> {
-  const ref = params[field];
-  return typeof ref === 'string' ? { ...params, [field]: resolveNodeRef(index, ref) } : params;
-}
-
 // ── graph ───────────────────────────────────────────────────────────────────────────────────
 
-export const graphCommand = queryCommand<GraphResult>({
-  name: 'graph',
-  summary: 'Walk the graph around a node (QRY-001)',
-  usage: `kdd graph NODE_ID [--depth 1-5] [--edge-types T,…] [--kinds K,…] [--direction both|out|in] [--ignore-layers] [--no-implicit] ${BUNDLE_USAGE}`,
-  options: {
-    depth: { type: 'string' },
-    'edge-types': { type: 'string' },
-    kinds: { type: 'string' },
-    direction: { type: 'string' },
-    'ignore-layers': { type: 'boolean', default: false },
-    'no-implicit': { type: 'boolean', default: false },
-  },
-  positionals: ['root_node'],
-  params: (values, positionals) =>
-    defined({
-      root_node: positionals.root_node,
-      depth: flag(values, 'depth'),
-      edge_types: flag(values, 'edge-types'),
-      include_kinds: flag(values, 'kinds'),
-      direction: flag(values, 'direction'),
-      respect_layers: !values['ignore-layers'],
-      include_implicit: !values['no-implicit'],
-    }),
-  query: (index, params) => graph(index, resolved(index, params, 'root_node') as never),
+export const graphCommand = queryCommand({
+  query: 'graph',
   text: (r) =>
     `${r.center_node.id} (${r.center_node.kind}, ${r.center_node.layer}) ${r.center_node.title}\n` +
     section(
@@ -144,21 +193,8 @@ export const graphCommand = queryCommand<GraphResult>({
 
 // ── impact ──────────────────────────────────────────────────────────────────────────────────
 
-export const impactCommand = queryCommand<ImpactResult>({
-  name: 'impact',
-  summary: 'What a change to a node affects, and which scenarios to re-run (QRY-004)',
-  usage: `kdd impact NODE_ID [--change-type modify_attribute|add_attribute|remove|rename] [--depth 1-5] [--ignore-layers] [--no-implicit] ${BUNDLE_USAGE}`,
-  options: { depth: { type: 'string' }, 'change-type': { type: 'string' }, 'ignore-layers': { type: 'boolean', default: false }, 'no-implicit': { type: 'boolean', default: false } },
-  positionals: ['node_id'],
-  params: (values, positionals) =>
-    defined({
-      node_id: positionals.node_id,
-      depth: flag(values, 'depth'),
-      change_type: flag(values, 'change-type'),
-      respect_layers: !values['ignore-layers'],
-      include_implicit: !values['no-implicit'],
-    }),
-  query: (index, params) => impact(index, resolved(index, params, 'node_id') as never),
+export const impactCommand = queryCommand({
+  query: 'impact',
   text: (r) =>
     `Impact of ${r.change_type} on ${r.analyzed_node.id} (depth ${r.depth})\n` +
     section('Directly affected', ['NODE', 'KIND', 'EDGE', 'IMPACT'], r.directly_affected.map((n) => [n.id, n.kind, n.implicit ? `${n.edge_type} (implicit)` : n.edge_type, n.impact])) +
@@ -170,13 +206,8 @@ export const impactCommand = queryCommand<ImpactResult>({
 
 // ── coverage ────────────────────────────────────────────────────────────────────────────────
 
-export const coverageCommand = queryCommand<CoverageResult>({
-  name: 'coverage',
-  summary: 'Which related artefacts a node should have, and which are missing (QRY-005)',
-  usage: `kdd coverage NODE_ID ${BUNDLE_USAGE}`,
-  positionals: ['node_id'],
-  params: (_values, positionals) => defined({ node_id: positionals.node_id }),
-  query: (index, params) => coverage(index, resolved(index, params, 'node_id') as never),
+export const coverageCommand = queryCommand({
+  query: 'coverage',
   text: (r) =>
     `Coverage of ${r.analyzed_node.id} (${r.analyzed_node.kind})\n` +
     table(['CATEGORY', 'STATUS', 'EDGE', 'FOUND'], r.required.map((item) => [item.category, item.status, item.edge_type, item.found.join(', ') || '-'])) +
@@ -185,13 +216,8 @@ export const coverageCommand = queryCommand<CoverageResult>({
 
 // ── violations ──────────────────────────────────────────────────────────────────────────────
 
-export const violationsCommand = queryCommand<ViolationsResult>({
-  name: 'violations',
-  summary: 'Edges that break the layer dependency rule BR-LAYER-001 (QRY-006)',
-  usage: `kdd violations [--kinds K,…] [--layers L,…] ${BUNDLE_USAGE}`,
-  options: { kinds: { type: 'string' }, layers: { type: 'string' } },
-  params: (values) => defined({ include_kinds: flag(values, 'kinds'), include_layers: flag(values, 'layers') }),
-  query: (index, params) => violations(index, params as never),
+export const violationsCommand = queryCommand({
+  query: 'violations',
   text: (r) =>
     table(
       ['FROM', 'FROM LAYER', 'TO', 'TO LAYER', 'EDGE', 'FILE'],
@@ -201,12 +227,8 @@ export const violationsCommand = queryCommand<ViolationsResult>({
 
 // ── health ──────────────────────────────────────────────────────────────────────────────────
 
-export const healthCommand = queryCommand<HealthResult>({
-  name: 'health',
-  summary: 'Dangling wiki-links and orphan nodes (no edges at all)',
-  usage: `kdd health ${BUNDLE_USAGE}`,
-  params: () => ({}),
-  query: (index) => health(index),
+export const healthCommand = queryCommand({
+  query: 'health',
   text: (r) =>
     section('Dangling links', ['FROM', 'TARGET', 'FILE', 'SECTION'], r.dangling.map((d) => [d.from_node, d.target, d.source_file, d.section ?? '-'])) +
     section('Orphan nodes', ['NODE', 'KIND', 'FILE'], r.orphans.map((n) => [n.id, n.kind, n.source_file])) +
@@ -215,14 +237,8 @@ export const healthCommand = queryCommand<HealthResult>({
 
 // ── hints (QRY-007 context amplifier) ──────────────────────────────────────────────────────────
 
-export const hintsCommand = queryCommand<HintsResult>({
-  name: 'hints',
-  summary: 'Context from hints (ids, file names, keywords): constraints before behaviour (QRY-007)',
-  usage: `kdd hints HINT… [--depth 1-3] [--max-tokens N] ${BUNDLE_USAGE}`,
-  options: { depth: { type: 'string' }, 'max-tokens': { type: 'string' } },
-  positionals: ['...hints'],
-  params: (values, positionals) => defined({ hints: positionals.hints ?? [], depth: flag(values, 'depth'), max_tokens: flag(values, 'max-tokens') }),
-  query: (index, params) => hints(index, params as never),
+export const hintsCommand = queryCommand({
+  query: 'hints',
   text: (r) =>
     section('Resolved hints', ['HINT', 'NODE', 'BY'], r.resolved_entities.map((h) => [h.matched_from, h.node_id, h.match_method])) +
     section('Constraints', ['NODE', 'KIND', 'VIA', 'TOKENS'], r.constraints.map((c) => [c.node_id, c.kind, clip(c.reached_via, 60), String(c.tokens)])) +
@@ -233,36 +249,8 @@ export const hintsCommand = queryCommand<HintsResult>({
 
 // ── context (QRY-003 hybrid retrieval) ──────────────────────────────────────────────────────
 
-export const contextCommand = queryCommand<ContextResult>({
-  name: 'context',
-  summary: 'Hybrid retrieval: the specs an agent should read for a task (QRY-003)',
-  usage: `kdd context QUERY TEXT… [--kinds K,…] [--layers L,…] [--depth 1-5] [--limit 1-100] [--min-score 0-1] [--max-tokens N] [--no-expand] [--ignore-layers] [--no-implicit] ${BUNDLE_USAGE}`,
-  options: {
-    kinds: { type: 'string' },
-    layers: { type: 'string' },
-    depth: { type: 'string' },
-    limit: { type: 'string' },
-    'min-score': { type: 'string' },
-    'max-tokens': { type: 'string' },
-    'no-expand': { type: 'boolean', default: false },
-    'ignore-layers': { type: 'boolean', default: false },
-    'no-implicit': { type: 'boolean', default: false },
-  },
-  positionals: ['...query_text'],
-  params: (values, positionals) =>
-    defined({
-      query_text: Array.isArray(positionals.query_text) ? positionals.query_text.join(' ') : undefined,
-      include_kinds: flag(values, 'kinds'),
-      include_layers: flag(values, 'layers'),
-      depth: flag(values, 'depth'),
-      limit: flag(values, 'limit'),
-      min_score: flag(values, 'min-score'),
-      max_tokens: flag(values, 'max-tokens'),
-      expand_graph: !values['no-expand'],
-      respect_layers: !values['ignore-layers'],
-      include_implicit: !values['no-implicit'],
-    }),
-  run: (kb, params) => kb.context(params),
+export const contextCommand = queryCommand({
+  query: 'context',
   text: (r) =>
     table(
       ['#', 'SCORE', 'NODE', 'KIND', 'VIA', 'SNIPPET'],
@@ -274,21 +262,8 @@ export const contextCommand = queryCommand<ContextResult>({
 
 // ── search (QRY-002 semantic retrieval; lexical without embeddings) ──────────────────────────
 
-export const searchCommand = queryCommand<SearchResult>({
-  name: 'search',
-  summary: 'Semantic search over chunks at L2, lexical otherwise (QRY-002)',
-  usage: `kdd search QUERY TEXT… [--kinds K,…] [--layers L,…] [--limit 1-100] [--min-score 0-1] ${BUNDLE_USAGE}`,
-  options: { kinds: { type: 'string' }, layers: { type: 'string' }, limit: { type: 'string' }, 'min-score': { type: 'string' } },
-  positionals: ['...query_text'],
-  params: (values, positionals) =>
-    defined({
-      query_text: Array.isArray(positionals.query_text) ? positionals.query_text.join(' ') : undefined,
-      include_kinds: flag(values, 'kinds'),
-      include_layers: flag(values, 'layers'),
-      limit: flag(values, 'limit'),
-      min_score: flag(values, 'min-score'),
-    }),
-  run: (kb, params) => kb.search(params),
+export const searchCommand = queryCommand({
+  query: 'search',
   text: (r) =>
     table(
       ['#', 'SCORE', 'NODE', 'KIND', 'SECTION', 'SNIPPET'],

@@ -10,12 +10,13 @@ const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 export const serveCommand: Command = {
   name: 'serve',
   summary: 'Serve DIR (bundles, kdd.json) and the retrieval API over HTTP, hot-swapping new bundles',
-  usage: 'kdd serve [DIR=dist] [--port 4700] [--host 127.0.0.1] [--cors ORIGIN|*]',
+  usage: 'kdd serve [DIR=dist] [--port 4700] [--host 127.0.0.1] [--cors ORIGIN|*] [--models-dir DIR]',
   async run(argv, io) {
     const { values, positionals } = parseFlags(argv, {
       port: { type: 'string', default: '4700' },
       host: { type: 'string', default: '127.0.0.1' },
       cors: { type: 'string' },
+      'models-dir': { type: 'string' },
     });
     if (positionals.length > 1) throw new UsageError(`unexpected argument '${positionals[1]}'`);
     const port = Number(values.port);
@@ -23,7 +24,9 @@ export const serveCommand: Command = {
     const dir = resolve(io.cwd, positionals[0] ?? 'dist');
 
     const { createServer } = await import('../../server/http.js');
-    const server = createServer({ dir, cors: values.cors ?? null, log: (line) => io.stderr(`${line}\n`) });
+    // At L2 text queries embed the question with the bundle's model from this store (default $KDD_MODELS_DIR).
+    const modelsDir = values['models-dir'] ? resolve(io.cwd, values['models-dir']) : undefined;
+    const server = createServer({ dir, cors: values.cors ?? null, log: (line) => io.stderr(`${line}\n`), vectors: { modelsDir } });
     const { url } = await server.listen(port, values.host);
     // Privacy (REQ-003): specs stay on this machine unless the user asks for another interface.
     if (!LOOPBACK.has(values.host)) io.stderr(`kdd serve: warning: listening on ${values.host}, reachable from other machines\n`);

@@ -26,6 +26,7 @@ import { analyzeQuery } from '../search/rank.js';
 import { queryVectorParam, topChunks } from '../search/semantic.js';
 import { chunkTermFrequencies, isChunkIndex, restoreChunkIndex, type ChunkIndex } from '../search/chunk-index.js';
 import { boolParam, intParam, numberParam, paramsObject, requireIndex, stringParam, type RawParams } from '../validate.js';
+import type { ParamsSpec } from '../param-spec.js';
 
 export interface ChunksParams {
   /** Required, not empty (after trimming), fewer than 2000 characters. */
@@ -91,6 +92,26 @@ export interface ChunksResult {
 
 export const CHUNKS_DEFAULTS = { top_k: 5, threshold: 0, include_metadata: true } as const;
 export const MAX_QUERY_CHARS = 2000;
+
+/** The chunk query's parameters (validated below with these very objects; docs/queries.md). */
+export const CHUNKS_PARAMS = {
+  query_text: {
+    type: 'string',
+    required: true,
+    minLength: 1,
+    aliases: ['query'],
+    description: `What to find passages about; not empty, fewer than ${MAX_QUERY_CHARS} characters.`,
+    cli: { positional: 'rest' },
+  },
+  top_k: { type: 'integer', min: 1, max: 20, default: CHUNKS_DEFAULTS.top_k, description: 'Number of passages.' },
+  threshold: { type: 'number', min: 0, max: 1, default: CHUNKS_DEFAULTS.threshold, description: 'Minimum similarity_score.' },
+  include_metadata: {
+    type: 'boolean',
+    default: CHUNKS_DEFAULTS.include_metadata,
+    description: 'Give each passage its chunk_id, node_id, section and created_at.',
+    cli: { flag: 'no-metadata', negate: true },
+  },
+} as const satisfies ParamsSpec;
 /** `created_at` when neither the node nor the manifest has a commit time (specs outside git). */
 export const EPOCH = '1970-01-01T00:00:00.000Z';
 /** Candidate nodes (by node-level BM25F) whose chunks are scored at L1. */
@@ -102,14 +123,14 @@ export function chunks(index: KddIndex, params: ChunksParams | RawParams, env: C
   const started = timer();
   requireIndex(index);
   const raw = params as RawParams;
-  const query = stringParam(raw, 'query_text');
+  const query = stringParam(raw, 'query_text', CHUNKS_PARAMS.query_text);
   const given = paramsObject(raw).query_text as string;
   if (given.length >= MAX_QUERY_CHARS) {
     throw createError('INVALID_PARAMS', { field: 'query_text', reason: `must be shorter than ${MAX_QUERY_CHARS} characters (got ${given.length})` });
   }
-  const topK = intParam(raw, 'top_k', { min: 1, max: 20, default: CHUNKS_DEFAULTS.top_k });
-  const threshold = numberParam(raw, 'threshold', { min: 0, max: 1, default: CHUNKS_DEFAULTS.threshold });
-  const includeMetadata = boolParam(raw, 'include_metadata', { default: CHUNKS_DEFAULTS.include_metadata });
+  const topK = intParam(raw, 'top_k', CHUNKS_PARAMS.top_k);
+  const threshold = numberParam(raw, 'threshold', CHUNKS_PARAMS.threshold);
+  const includeMetadata = boolParam(raw, 'include_metadata', CHUNKS_PARAMS.include_metadata);
   const vector = queryVectorParam(index, raw);
   const timestamp = isoTime(env?.now, 'now');
   const urlOf = urlBuilder(env?.baseUrl ?? null);

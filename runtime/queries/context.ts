@@ -16,12 +16,14 @@ import { warning, type KddWarning } from '../errors.js';
 import { isAgentEdge } from '../enrichment.js';
 import { implicitMark } from './_graph.js';
 import type { KddIndex } from '../kdd-index.js';
-import { KINDS, LAYERS, type GraphEdge, type GraphNode, type Kind, type Layer, type LayerViolation } from '../model.js';
+import { type GraphEdge, type GraphNode, type Kind, type Layer, type LayerViolation } from '../model.js';
 import { fuse, type MatchSource } from '../search/fuse.js';
 import { bestSnippet } from '../search/snippet.js';
 import { queryVectorParam } from '../search/semantic.js';
 import { createBudget, estimateJsonTokens, frozenJsonLength, take, tokensOfLength } from '../tokens.js';
 import { boolParam, intParam, numberParam, requireIndex, stringListParam, stringParam, type RawParams } from '../validate.js';
+import type { ParamsSpec } from '../param-spec.js';
+import { depthParam, includeImplicitParam, kindsParam, layersParam, limitParam, queryTextParam, respectLayersParam } from './_params.js';
 
 export interface ContextParams {
   /** Natural-language query, at least 3 characters. */
@@ -88,19 +90,34 @@ export interface ContextResult {
 
 export const CONTEXT_DEFAULTS = { expand_graph: true, depth: 2, respect_layers: true, min_score: 0.5, limit: 10, max_tokens: 8000 } as const;
 
+/** QRY-003's parameters (validated below with these very objects; docs/queries.md). */
+export const CONTEXT_PARAMS = {
+  query_text: queryTextParam,
+  include_kinds: kindsParam,
+  include_layers: layersParam,
+  expand_graph: { type: 'boolean', default: CONTEXT_DEFAULTS.expand_graph, description: 'Spread relevance along graph edges to related specs.', cli: { flag: 'no-expand', negate: true } },
+  depth: depthParam(5, CONTEXT_DEFAULTS.depth, 'Graph expansion depth (hops).'),
+  respect_layers: respectLayersParam,
+  include_implicit: includeImplicitParam,
+  min_score: { type: 'number', min: 0, max: 1, default: CONTEXT_DEFAULTS.min_score, code: 'INVALID_SCORE_RANGE', description: 'Minimum relative score (1 = the best hit); lower it to see more.' },
+  limit: { ...limitParam, default: CONTEXT_DEFAULTS.limit },
+  max_tokens: { type: 'integer', min: 1, default: CONTEXT_DEFAULTS.max_tokens, description: 'Token budget of the answer; results that do not fit are cut (TOKEN_LIMIT_EXCEEDED).' },
+} as const satisfies ParamsSpec;
+
 export function context(index: KddIndex, params: ContextParams | RawParams): ContextResult {
   requireIndex(index);
   const raw = params as RawParams;
-  const queryText = stringParam(raw, 'query_text', { minLength: 3, code: 'QUERY_TOO_SHORT' });
-  const expand = boolParam(raw, 'expand_graph', { default: CONTEXT_DEFAULTS.expand_graph });
-  const depth = intParam(raw, 'depth', { min: 1, max: 5, default: CONTEXT_DEFAULTS.depth, code: 'INVALID_DEPTH' });
-  const kinds = new Set(stringListParam(raw, 'include_kinds', { allowed: KINDS }));
-  const layers = new Set(stringListParam(raw, 'include_layers', { allowed: LAYERS }));
-  const respectLayers = boolParam(raw, 'respect_layers', { default: CONTEXT_DEFAULTS.respect_layers });
-  const includeImplicit = boolParam(raw, 'include_implicit', { default: true });
-  const minScore = numberParam(raw, 'min_score', { min: 0, max: 1, default: CONTEXT_DEFAULTS.min_score, code: 'INVALID_SCORE_RANGE' });
-  const limit = intParam(raw, 'limit', { min: 1, max: 100, default: CONTEXT_DEFAULTS.limit });
-  const maxTokens = intParam(raw, 'max_tokens', { min: 1, default: CONTEXT_DEFAULTS.max_tokens });
+  const P = CONTEXT_PARAMS;
+  const queryText = stringParam(raw, 'query_text', P.query_text);
+  const expand = boolParam(raw, 'expand_graph', P.expand_graph);
+  const depth = intParam(raw, 'depth', P.depth);
+  const kinds = new Set(stringListParam(raw, 'include_kinds', P.include_kinds));
+  const layers = new Set(stringListParam(raw, 'include_layers', P.include_layers));
+  const respectLayers = boolParam(raw, 'respect_layers', P.respect_layers);
+  const includeImplicit = boolParam(raw, 'include_implicit', P.include_implicit);
+  const minScore = numberParam(raw, 'min_score', P.min_score);
+  const limit = intParam(raw, 'limit', P.limit);
+  const maxTokens = intParam(raw, 'max_tokens', P.max_tokens);
 
   const queryVector = queryVectorParam(index, raw);
 

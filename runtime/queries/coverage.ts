@@ -5,7 +5,9 @@
 import type { KddIndex } from '../kdd-index.js';
 import { createError } from '../errors.js';
 import { KINDS, type Kind } from '../model.js';
-import { paramsObject, requireIndex, stringParam } from '../validate.js';
+import { paramsObject, requireIndex, stringParam, type RawParams } from '../validate.js';
+import type { ParamsSpec } from '../param-spec.js';
+import { nodeRefParam } from './_params.js';
 import { cmp, nodeRef, percent, requireNode, type NodeRef } from './_graph.js';
 
 export interface CoverageRule {
@@ -117,9 +119,12 @@ export interface CoverageResult {
   coverage_percent: number;
 }
 
-export function coverage(index: KddIndex, params: CoverageParams): CoverageResult {
+/** QRY-005's parameters (validated below with these very objects; docs/queries.md). */
+export const COVERAGE_PARAMS = { node_id: nodeRefParam('The node whose governance coverage is checked.') } as const satisfies ParamsSpec;
+
+export function coverage(index: KddIndex, params: CoverageParams | RawParams): CoverageResult {
   const idx = requireIndex(index);
-  const position = requireNode(idx, stringParam(paramsObject(params), 'node_id'));
+  const position = requireNode(idx, stringParam(paramsObject(params), 'node_id', COVERAGE_PARAMS.node_id));
   const node = idx.bundle.nodes[position]!;
   const rules = COVERAGE_RULES[node.kind];
   if (!rules) throw createError('UNKNOWN_KIND', { kind: node.kind, detail: 'no coverage rules are defined for it' });

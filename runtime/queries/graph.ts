@@ -3,12 +3,36 @@
  */
 import { isAgentEdge } from '../enrichment.js';
 import type { KddIndex } from '../kdd-index.js';
-import { KINDS, type GraphEdge, type GraphNode, type Kind } from '../model.js';
-import { boolParam, enumParam, intParam, paramsObject, requireIndex, stringListParam, stringParam } from '../validate.js';
+import type { GraphEdge, GraphNode, Kind } from '../model.js';
+import { boolParam, enumParam, intParam, paramsObject, requireIndex, stringListParam, stringParam, type RawParams } from '../validate.js';
+import type { ParamsSpec } from '../param-spec.js';
+import { depthParam, includeImplicitParam, kindsParam, nodeRefParam, respectLayersParam } from './_params.js';
 import { cmp, compareEdges, edgeRef, nodeRef, requireNode, resolveEdgeType, type EdgeRef, type NodeRef } from './_graph.js';
 
 export const GRAPH_DIRECTIONS = ['both', 'out', 'in'] as const;
 export type GraphDirection = (typeof GRAPH_DIRECTIONS)[number];
+
+/** QRY-001's parameters (validated below with these very objects; docs/queries.md). */
+export const GRAPH_PARAMS = {
+  root_node: nodeRefParam('The node to walk from.', ['node', 'node_id']),
+  depth: depthParam(5, 2, 'Maximum hops from the root.'),
+  edge_types: {
+    type: 'list',
+    code: 'INVALID_EDGE_TYPE',
+    description: 'Edge types to follow, any case (ENTITY_RULE, EMITS, UC_APPLIES_RULE, WIKI_LINK…). Default: all.',
+  },
+  include_kinds: { ...kindsParam, description: 'Only return nodes of these kinds (the walk still passes through others). Default: all.' },
+  direction: {
+    type: 'enum',
+    values: GRAPH_DIRECTIONS,
+    required: false,
+    default: 'both',
+    caseInsensitive: true,
+    description: '"out" follows the links the node makes, "in" the links pointing at it, "both" either way.',
+  },
+  respect_layers: respectLayersParam,
+  include_implicit: includeImplicitParam,
+} as const satisfies ParamsSpec;
 
 export interface GraphParams {
   /** Id of the root node (`Entity:KDDDocument`). Required. */
@@ -66,7 +90,7 @@ interface ResolvedGraphParams {
   includeImplicit: boolean;
 }
 
-export function graph(index: KddIndex, params: GraphParams): GraphResult {
+export function graph(index: KddIndex, params: GraphParams | RawParams): GraphResult {
   const idx = requireIndex(index);
   const p = resolveParams(idx, params);
   const { nodes, edges } = idx.bundle;
@@ -110,19 +134,20 @@ function subgraphEdges(index: KddIndex, kept: ReadonlySet<number>, p: ResolvedGr
   return found.sort((a, b) => a - b);
 }
 
-function resolveParams(index: KddIndex, raw: GraphParams): ResolvedGraphParams {
+function resolveParams(index: KddIndex, raw: GraphParams | RawParams): ResolvedGraphParams {
   const params = paramsObject(raw);
-  const root = requireNode(index, stringParam(params, 'root_node'));
-  const edgeTypes = stringListParam(params, 'edge_types', { code: 'INVALID_EDGE_TYPE' }).map((t) => resolveEdgeType(index, t));
-  const kinds = stringListParam(params, 'include_kinds', { allowed: KINDS });
+  const P = GRAPH_PARAMS;
+  const root = requireNode(index, stringParam(params, 'root_node', P.root_node));
+  const edgeTypes = stringListParam(params, 'edge_types', P.edge_types).map((t) => resolveEdgeType(index, t));
+  const kinds = stringListParam(params, 'include_kinds', P.include_kinds);
   return {
     root,
-    depth: intParam(params, 'depth', { min: 1, max: 5, default: 2, code: 'INVALID_DEPTH' }),
+    depth: intParam(params, 'depth', P.depth),
     edgeTypes: edgeTypes.length ? new Set(edgeTypes) : null,
     kinds: kinds.length ? new Set<Kind | string>(kinds) : null,
-    respectLayers: boolParam(params, 'respect_layers', { default: true }),
-    direction: enumParam(params, 'direction', GRAPH_DIRECTIONS, { default: 'both', caseInsensitive: true }),
-    includeImplicit: boolParam(params, 'include_implicit', { default: true }),
+    respectLayers: boolParam(params, 'respect_layers', P.respect_layers),
+    direction: enumParam(params, 'direction', P.direction.values, P.direction),
+    includeImplicit: boolParam(params, 'include_implicit', P.include_implicit),
   };
 }
 

@@ -4,7 +4,7 @@
  */
 import type { KddIndex } from '../kdd-index.js';
 import type { DanglingLink } from '../model.js';
-import { paramsObject, requireIndex } from '../validate.js';
+import { paramsObject, requireIndex, type RawParams } from '../validate.js';
 import { nodeRef, type NodeRef } from './_graph.js';
 
 export type HealthParams = Record<string, never>;
@@ -20,7 +20,7 @@ export interface HealthResult {
   total_orphans: number;
 }
 
-export function health(index: KddIndex, params: HealthParams = {}): HealthResult {
+export function health(index: KddIndex, params: HealthParams | RawParams = {}): HealthResult {
   const idx = requireIndex(index);
   paramsObject(params);
   const { nodes, edges, outgoing, incoming, dangling } = idx.bundle;

@@ -16,6 +16,8 @@ import { fuse } from '../search/fuse.js';
 import { splitCamel } from '../search/tokenizer.js';
 import { createBudget, estimateJsonTokens, take, truncateToTokens } from '../tokens.js';
 import { intParam, paramsObject, requireIndex, stringListParam, type RawParams } from '../validate.js';
+import type { ParamsSpec } from '../param-spec.js';
+import { depthParam } from './_params.js';
 
 export interface HintsParams {
   /** File paths, entity names, ids or keywords (at least one). */
@@ -55,6 +57,20 @@ export interface HintsResult {
 }
 
 export const HINTS_DEFAULTS = { depth: 1, max_tokens: 4000 } as const;
+
+/** QRY-007's parameters (validated below with these very objects; docs/queries.md). */
+export const HINTS_PARAMS = {
+  hints: {
+    type: 'list',
+    required: true,
+    minItems: 1,
+    code: 'EMPTY_HINTS',
+    description: 'What you have at hand: file paths, entity names, ids or keywords (at least one).',
+    cli: { positional: 'rest' },
+  },
+  depth: depthParam(3, HINTS_DEFAULTS.depth, 'Graph hops from each resolved hint.'),
+  max_tokens: { type: 'integer', min: 1, default: HINTS_DEFAULTS.max_tokens, description: 'Token budget of the answer.' },
+} as const satisfies ParamsSpec;
 
 /** Kind priority: hard constraints, then entities (their invariants), then behaviour. */
 const PRIORITY: Partial<Record<Kind, number>> = {
@@ -104,9 +120,9 @@ export function hints(index: KddIndex, params: HintsParams | RawParams): HintsRe
   if (given === undefined || given === null || (Array.isArray(given) && given.every((h) => typeof h === 'string' && h.trim() === ''))) {
     throw createError('EMPTY_HINTS', {});
   }
-  const list = stringListParam(raw, 'hints', { minItems: 1, code: 'EMPTY_HINTS' });
-  const depth = intParam(raw, 'depth', { min: 1, max: 3, default: HINTS_DEFAULTS.depth, code: 'INVALID_DEPTH' });
-  const maxTokens = intParam(raw, 'max_tokens', { min: 1, default: HINTS_DEFAULTS.max_tokens });
+  const list = stringListParam(raw, 'hints', HINTS_PARAMS.hints);
+  const depth = intParam(raw, 'depth', HINTS_PARAMS.depth);
+  const maxTokens = intParam(raw, 'max_tokens', HINTS_PARAMS.max_tokens);
 
   const warnings: KddWarning[] = [];
   const resolved: ResolvedHint[] = [];

@@ -10,11 +10,29 @@
 import { IMPLICIT_EDGE_PREFIX, isAgentEdge, isImplicitEdgeType } from '../enrichment.js';
 import type { KddIndex } from '../kdd-index.js';
 import type { GraphEdge, GraphNode, LayerViolation } from '../model.js';
-import { boolParam, enumParam, intParam, paramsObject, requireIndex, stringParam } from '../validate.js';
+import { boolParam, enumParam, intParam, paramsObject, requireIndex, stringParam, type RawParams } from '../validate.js';
+import type { ParamsSpec } from '../param-spec.js';
+import { depthParam, includeImplicitParam, nodeRefParam, respectLayersParam } from './_params.js';
 import { cmp, compareEdges, edgeRank, implicitMark, makeReferenceResolver, nodeRef, perBundle, requireNode, type NodeRef } from './_graph.js';
 
 export const CHANGE_TYPES = ['modify_attribute', 'add_attribute', 'remove', 'rename'] as const;
 export type ChangeType = (typeof CHANGE_TYPES)[number];
+
+/** QRY-004's parameters (validated below with these very objects; docs/queries.md). */
+export const IMPACT_PARAMS = {
+  node_id: nodeRefParam('The node that changes.'),
+  change_type: {
+    type: 'enum',
+    values: CHANGE_TYPES,
+    required: false,
+    default: 'modify_attribute',
+    code: 'INVALID_CHANGE_TYPE',
+    description: 'Kind of change; it words each impact sentence.',
+  },
+  depth: depthParam(5, 3, 'Maximum propagation depth (hops).'),
+  respect_layers: respectLayersParam,
+  include_implicit: includeImplicitParam,
+} as const satisfies ParamsSpec;
 
 export interface ImpactParams {
   /** Id of the node to analyse (`Entity:KDDDocument`). Required. */
@@ -100,14 +118,15 @@ interface Reach {
   cost: number;
 }
 
-export function impact(index: KddIndex, params: ImpactParams): ImpactResult {
+export function impact(index: KddIndex, params: ImpactParams | RawParams): ImpactResult {
   const idx = requireIndex(index);
   const raw = paramsObject(params);
-  const analysed = requireNode(idx, stringParam(raw, 'node_id'));
-  const changeType = enumParam(raw, 'change_type', CHANGE_TYPES, { default: 'modify_attribute', code: 'INVALID_CHANGE_TYPE' });
-  const depth = intParam(raw, 'depth', { min: 1, max: 5, default: 3, code: 'INVALID_DEPTH' });
-  const respectLayers = boolParam(raw, 'respect_layers', { default: true });
-  const includeImplicit = boolParam(raw, 'include_implicit', { default: true });
+  const P = IMPACT_PARAMS;
+  const analysed = requireNode(idx, stringParam(raw, 'node_id', P.node_id));
+  const changeType = enumParam(raw, 'change_type', P.change_type.values, P.change_type);
+  const depth = intParam(raw, 'depth', P.depth);
+  const respectLayers = boolParam(raw, 'respect_layers', P.respect_layers);
+  const includeImplicit = boolParam(raw, 'include_implicit', P.include_implicit);
 
   const { nodes, edges } = idx.bundle;
   const { reached, truncated, skipped } = propagate(idx, analysed, depth, respectLayers, includeImplicit);

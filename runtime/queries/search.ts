@@ -13,7 +13,9 @@
  */
 import { warning, type KddWarning } from '../errors.js';
 import type { KddIndex } from '../kdd-index.js';
-import { KINDS, LAYERS, type Kind, type Layer } from '../model.js';
+import type { Kind, Layer } from '../model.js';
+import type { ParamsSpec } from '../param-spec.js';
+import { kindsParam, layersParam, limitParam, queryTextParam } from './_params.js';
 import { fuse } from '../search/fuse.js';
 import { queryVectorParam, topNodes } from '../search/semantic.js';
 import { bestSnippet, SNIPPET_CHARS } from '../search/snippet.js';
@@ -59,22 +61,34 @@ export interface SearchResult {
  */
 export const SEARCH_DEFAULTS = { min_score: 0.7, lexical_min_score: 0.5, limit: 10 } as const;
 
+/** QRY-002's parameters (validated below with these very objects; docs/queries.md). */
+export const SEARCH_PARAMS = {
+  query_text: queryTextParam,
+  include_kinds: kindsParam,
+  include_layers: layersParam,
+  min_score: {
+    type: 'number',
+    min: 0,
+    max: 1,
+    default: SEARCH_DEFAULTS.min_score,
+    code: 'INVALID_SCORE_RANGE',
+    description: `Minimum score: a cosine when the search is semantic (default ${SEARCH_DEFAULTS.min_score}), else relative to the best hit (default ${SEARCH_DEFAULTS.lexical_min_score}).`,
+  },
+  limit: { ...limitParam, default: SEARCH_DEFAULTS.limit },
+} as const satisfies ParamsSpec;
+
 export function search(index: KddIndex, params: SearchParams | RawParams): SearchResult {
   requireIndex(index);
   const raw = params as RawParams;
-  const queryText = stringParam(raw, 'query_text', { minLength: 3, code: 'QUERY_TOO_SHORT' });
-  const kinds = new Set(stringListParam(raw, 'include_kinds', { allowed: KINDS }));
-  const layers = new Set(stringListParam(raw, 'include_layers', { allowed: LAYERS }));
-  const limit = intParam(raw, 'limit', { min: 1, max: 100, default: SEARCH_DEFAULTS.limit });
+  const P = SEARCH_PARAMS;
+  const queryText = stringParam(raw, 'query_text', P.query_text);
+  const kinds = new Set(stringListParam(raw, 'include_kinds', P.include_kinds));
+  const layers = new Set(stringListParam(raw, 'include_layers', P.include_layers));
+  const limit = intParam(raw, 'limit', P.limit);
   const vector = queryVectorParam(index, raw);
   const { bundle } = index;
   const semantic = vector !== null && bundle.vectors !== null;
-  const minScore = numberParam(raw, 'min_score', {
-    min: 0,
-    max: 1,
-    default: semantic ? SEARCH_DEFAULTS.min_score : SEARCH_DEFAULTS.lexical_min_score,
-    code: 'INVALID_SCORE_RANGE',
-  });
+  const minScore = numberParam(raw, 'min_score', { ...P.min_score, default: semantic ? SEARCH_DEFAULTS.min_score : SEARCH_DEFAULTS.lexical_min_score });
   if (vector && bundle.vectors) {
     const keep = (n: number) => {
       const node = bundle.nodes[n]!;

@@ -3,8 +3,10 @@
  * The compiler precomputes the list (`bundle.layer_violations`); this query filters and explains it.
  */
 import type { KddIndex } from '../kdd-index.js';
-import { KINDS, LAYERS, type LayerViolation } from '../model.js';
-import { paramsObject, requireIndex, stringListParam } from '../validate.js';
+import type { LayerViolation } from '../model.js';
+import type { ParamsSpec } from '../param-spec.js';
+import { kindsParam, layersParam } from './_params.js';
+import { paramsObject, requireIndex, stringListParam, type RawParams } from '../validate.js';
 import { percent } from './_graph.js';
 
 export interface ViolationsParams {
@@ -31,11 +33,17 @@ export interface ViolationsResult {
   violation_rate: number;
 }
 
-export function violations(index: KddIndex, params: ViolationsParams = {}): ViolationsResult {
+/** QRY-006's parameters (validated below with these very objects; docs/queries.md). */
+export const VIOLATIONS_PARAMS = {
+  include_kinds: { ...kindsParam, description: 'Only violations whose source node has one of these kinds. Default: all.' },
+  include_layers: { ...layersParam, description: 'Only violations whose source node is in one of these layers. Default: all.' },
+} as const satisfies ParamsSpec;
+
+export function violations(index: KddIndex, params: ViolationsParams | RawParams = {}): ViolationsResult {
   const idx = requireIndex(index);
   const raw = paramsObject(params);
-  const kinds = new Set(stringListParam(raw, 'include_kinds', { allowed: KINDS }));
-  const layers = new Set(stringListParam(raw, 'include_layers', { allowed: LAYERS }));
+  const kinds = new Set(stringListParam(raw, 'include_kinds', VIOLATIONS_PARAMS.include_kinds));
+  const layers = new Set(stringListParam(raw, 'include_layers', VIOLATIONS_PARAMS.include_layers));
   const { nodes, edges, outgoing } = idx.bundle;
 
   const list: ViolationEntry[] = [];

@@ -133,15 +133,18 @@ async function nodeView(id: string): Promise<NodeView> {
   return { node: nodes[position]!, outgoing: out, incoming: inc, links, dangling: dangling.filter((d) => d.from_node === id).map((d) => d.target) };
 }
 
+const registry = () => import('../../runtime/queries/registry.js');
+
 const handlers: { [K in RequestType]: (params: Requests[K][0]) => Promise<Requests[K][1]> } = {
   info: () => info(),
   search: (params) => search(params),
   node: (params) => nodeView(params.id),
-  // Graph queries load on first use: the first search downloads only what search needs.
-  graph: async (params) => (await import('../../runtime/queries/graph.js')).graph(await fullIndex(), { root_node: params.id, depth: params.depth, respect_layers: false }),
-  impact: async (params) => (await import('../../runtime/queries/impact.js')).impact(await fullIndex(), { node_id: params.id }),
-  violations: async () => (await import('../../runtime/queries/violations.js')).violations(await fullIndex(), {}),
-  health: async () => (await import('../../runtime/queries/health.js')).health(await fullIndex(), {}),
+  // Graph queries (the registry's, as every door runs them) load on first use: the first search
+  // downloads only what search needs.
+  graph: async (params) => (await registry()).runQuery('graph', await fullIndex(), { root_node: params.id, depth: params.depth, respect_layers: false }),
+  impact: async (params) => (await registry()).runQuery('impact', await fullIndex(), { node_id: params.id }),
+  violations: async () => (await registry()).runQuery('violations', await fullIndex(), {}),
+  health: async () => (await registry()).runQuery('health', await fullIndex(), {}),
 };
 
 scope.onmessage = (event: MessageEvent) => {

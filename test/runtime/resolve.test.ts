@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resolveNodeRef, resolveNodeRefs } from '../../runtime/queries/_resolve.js';
+import { resolveNodeRef, resolveNodeRefs } from '../../runtime/queries/resolve.js';
 import { makeIndex } from '../helpers/make-index.js';
 
 const index = makeIndex([

@@ -1,5 +1,7 @@
 /**
- * `kdd mcp` end to end: the real CLI spawned over stdio (through tsx), driven by the SDK client.
+ * `kdd mcp` end to end: the real CLI spawned over stdio (through tsx), driven by the SDK's own
+ * client — a real MCP client, which also checks every `structuredContent` against the tool's
+ * `outputSchema` (it throws on a mismatch).
  */
 import { symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -45,22 +47,23 @@ afterAll(async () => {
 interface ToolAnswer {
   isError: boolean;
   data: any;
+  /** The Markdown block written for a model. */
+  text: string;
 }
 
+/** Answers: `structuredContent`; tool errors: the `{error}` JSON of their text block. */
 async function call(name: string, args: Record<string, unknown> = {}): Promise<ToolAnswer> {
   const result = await client.callTool({ name, arguments: args });
   const content = result.content as { type: string; text: string }[];
   expect(content[0]?.type).toBe('text');
-  let data: unknown = content[0]!.text;
-  try {
-    data = JSON.parse(content[0]!.text);
-  } catch {
-    // SDK-level validation errors are plain text.
-  }
-  return { isError: result.isError === true, data };
+  const text = content[0]!.text;
+  if (result.isError) return { isError: true, data: JSON.parse(text), text };
+  expect(result.structuredContent, `${name} answers with structuredContent`).toBeTypeOf('object');
+  return { isError: false, data: result.structuredContent, text };
 }
 
 const EXPECTED_TOOLS = [
+  'kdd_chunks',
   'kdd_context',
   'kdd_coverage',
   'kdd_find_spec',
@@ -82,11 +85,36 @@ describe('kdd mcp over stdio', () => {
     for (const tool of tools) {
       expect(tool.description!.length, tool.name).toBeGreaterThan(60);
       expect(tool.inputSchema.type).toBe('object');
+      expect(tool.outputSchema?.type, tool.name).toBe('object');
       expect(tool.annotations?.readOnlyHint).toBe(true);
     }
     const context = tools.find((t) => t.name === 'kdd_context')!;
     expect(context.inputSchema.required).toEqual(['query_text']);
-    expect((context.inputSchema.properties as Record<string, { minLength?: number }>).query_text!.minLength).toBe(3);
+    const properties = context.inputSchema.properties as Record<string, { minLength?: number; minimum?: number; maximum?: number; default?: unknown }>;
+    expect(properties.query_text!.minLength).toBe(3);
+    // The runtime's own range and default (the registry), not a copy that drifted.
+    expect(properties.max_tokens).toMatchObject({ minimum: 1, default: 8000 });
+    expect(properties.depth).toMatchObject({ minimum: 1, maximum: 5, default: 2 });
+  });
+
+  it('answers with structuredContent and a Markdown block naming ids, titles and files', async () => {
+    const ctx = await call('kdd_context', { query_text: 'crear pedido', limit: 5 });
+    expect(ctx.text).toMatch(/^## \d+ specs for the task/);
+    for (const hit of ctx.data.results) {
+      expect(ctx.text).toContain(`**${hit.node_id}** — ${hit.title}`);
+      expect(ctx.text).toContain(`\`${hit.source_file}\``);
+    }
+    expect(ctx.text).toContain(`~${ctx.data.total_tokens} tokens`);
+    expect(() => JSON.parse(ctx.text)).toThrow();
+  });
+
+  it('resolves short references and PRD spellings as every door does', async () => {
+    const related = await call('kdd_related', { node: 'Pedido', depth: 1 });
+    expect(related.data.center_node.id).toBe('Entity:Pedido');
+    const impact = await call('kdd_impact', { node_id: 'UC-001' });
+    expect(impact.data.analyzed_node.id).toBe('UC:UC-001');
+    const typed = await call('kdd_context', { query_text: 123 });
+    expect(typed.data.error).toEqual({ code: 'INVALID_PARAMS', message: "Invalid parameter 'query_text': must be a string" });
   });
 
   it('kdd_context and kdd_search rank the specs of the words asked', async () => {
@@ -162,9 +190,12 @@ describe('kdd mcp over stdio', () => {
 
   it('returns typed tool errors for unknown nodes and invalid arguments', async () => {
     const unknown = await call('kdd_impact', { node_id: 'Entity:Nope' });
-    expect(unknown).toEqual({ isError: true, data: { error: { code: 'NODE_NOT_FOUND', message: 'Node not found: Entity:Nope' } } });
+    expect(unknown).toMatchObject({ isError: true, data: { error: { code: 'NODE_NOT_FOUND', message: 'Node not found: Entity:Nope' } } });
     const short = await call('kdd_context', { query_text: 'ab' });
     expect(short.isError).toBe(true);
+    expect(short.data.error.code).toBe('QUERY_TOO_SHORT');
+    const deep = await call('kdd_related', { node_id: 'Entity:Pedido', depth: 9 });
+    expect(deep.data.error.code).toBe('INVALID_DEPTH');
     const both = await call('kdd_read_section', { node_id: 'UC:UC-001', path: 'x.md' });
     expect(both.data.error.code).toBe('INVALID_PARAMS');
   });
