@@ -37,6 +37,27 @@ describe('query commands', () => {
     for (const command of QUERY_COMMANDS) expect(command.usage).toMatch(new RegExp(`^kdd ${command.name}`));
   });
 
+  it('generate usage and --help from the registry: every flag with its range and default', async () => {
+    expect(contextCommand.usage).toContain('[--depth 1-5]');
+    expect(contextCommand.usage).toContain('[--models-dir DIR]');
+    const help = contextCommand.help!;
+    expect(help).toMatch(/--max-tokens N\s+Token budget of the answer.*\(default 8000\)/);
+    expect(help).toMatch(/--kinds K,…\s+Only specs of these kinds/);
+    expect(help).toMatch(/--no-expand\s+turn off: Spread relevance/);
+    expect(graphCommand.help).toMatch(/--direction both\|out\|in .*\(default both\)/);
+    expect(graphCommand.usage).not.toContain('--models-dir');
+    const { runCli } = await import('../../cli/main.js');
+    const out: string[] = [];
+    expect(await runCli(['impact', '--help'], { stdout: (t) => void out.push(t), stderr: () => {}, isTTY: false, cwd: '/' })).toBe(0);
+    expect(out.join('')).toBe(impactCommand.help);
+  });
+
+  it('resolve short node references as every door does', async () => {
+    const { code, stdout } = await run(coverageCommand, ['KDDDocument', '--bundle', dist, '--json']);
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout).analyzed_node.id).toBe('Entity:KDDDocument');
+  });
+
   it('kdd hints resolves each hint and puts rules before behaviour', async () => {
     const { code, stdout } = await run(hintsCommand, ['KDDDocument', 'UC-001', '--bundle', dist, '--json']);
     expect(code).toBe(0);
