@@ -57,7 +57,7 @@ function positionalsOf(def: QueryDef): [string, ParamSpec][] {
 }
 
 /** `1-5`, `both|out|in`, `K,…`: what a flag takes, for usage lines. */
-function valueHint(spec: ParamSpec): string {
+function valueHint(spec: ParamSpec, flag: string): string {
   switch (spec.type) {
     case 'integer':
     case 'number':
@@ -65,7 +65,7 @@ function valueHint(spec: ParamSpec): string {
     case 'enum':
       return spec.values.join('|');
     case 'list':
-      return spec.allowed ? 'K,…' : 'A,…';
+      return `${flag[0]!.toUpperCase()},…`;
     default:
       return 'TEXT';
   }
@@ -79,7 +79,7 @@ function positionalHint(name: string, spec: ParamSpec): string {
 
 function usageOf(def: QueryDef, extra: string): string {
   const positionals = positionalsOf(def).map(([name, spec]) => positionalHint(name, spec));
-  const flags = flagsOf(def).map(({ spec, flag }) => (spec.type === 'boolean' ? `[--${flag}]` : `[--${flag} ${valueHint(spec)}]`));
+  const flags = flagsOf(def).map(({ spec, flag }) => (spec.type === 'boolean' ? `[--${flag}]` : `[--${flag} ${valueHint(spec, flag)}]`));
   const tail = `${def.embeds ? '[--models-dir DIR] ' : ''}[--bundle DIR=dist] [--json]`;
   return ['kdd', def.doors.cli!, ...positionals, ...flags, ...(extra ? [extra] : []), tail].join(' ');
 }
@@ -87,9 +87,9 @@ function usageOf(def: QueryDef, extra: string): string {
 /** One line per flag: what it sets, its range and default, as the query declares them. */
 function helpOf(def: QueryDef, usage: string, extra: readonly string[]): string {
   const describe = ({ spec, flag }: Flag): string => {
-    const left = spec.type === 'boolean' ? `--${flag}` : `--${flag} ${valueHint(spec)}`;
+    const left = spec.type === 'boolean' ? `--${flag}` : `--${flag} ${valueHint(spec, flag)}`;
     const dflt = spec.type === 'boolean' ? '' : 'default' in spec && spec.default !== undefined ? ` (default ${String(spec.default)})` : '';
-    const text = spec.type === 'boolean' && spec.cli?.negate ? `turn off: ${spec.description}` : `${spec.description}${dflt}`;
+    const text = spec.type === 'boolean' && spec.cli?.negate ? `${spec.description} On by default; this flag turns it off.` : `${spec.description}${dflt}`;
     return `  ${left.padEnd(17)} ${text}`;
   };
   const args = positionalsOf(def).map(([name, spec]) => `  ${positionalHint(name, spec).padEnd(17)} ${spec.description}`);

@@ -43,7 +43,7 @@ describe('query commands', () => {
     const help = contextCommand.help!;
     expect(help).toMatch(/--max-tokens N\s+Token budget of the answer.*\(default 8000\)/);
     expect(help).toMatch(/--kinds K,…\s+Only specs of these kinds/);
-    expect(help).toMatch(/--no-expand\s+turn off: Spread relevance/);
+    expect(help).toMatch(/--no-expand\s+Spread relevance.*On by default; this flag turns it off\./);
     expect(graphCommand.help).toMatch(/--direction both\|out\|in .*\(default both\)/);
     expect(graphCommand.usage).not.toContain('--models-dir');
     const { runCli } = await import('../../cli/main.js');
