@@ -40,7 +40,7 @@ Feature: Serve the index over HTTP and MCP
   @CMD-006 @UC-003 @QRY-003
   Scenario: SCN-Serve-004 — The MCP server lists the query tools and answers a context call
     When an MCP client launches "kdd mcp dist/" over stdio and sends "initialize" then "tools/list"
-    Then the tool names are "kdd_context", "kdd_coverage", "kdd_find_spec", "kdd_health", "kdd_hints", "kdd_impact", "kdd_layer_violations", "kdd_list", "kdd_read_section", "kdd_related", "kdd_search" and "kdd_stats"
+    Then the tool names are "kdd_chunks", "kdd_context", "kdd_coverage", "kdd_find_spec", "kdd_health", "kdd_hints", "kdd_impact", "kdd_layer_violations", "kdd_list", "kdd_read_section", "kdd_related", "kdd_search" and "kdd_stats"
     When the client calls "kdd_context" with query_text "how are merge conflicts resolved" and max_tokens 2000
     Then the result is not an error and its items include "BR:BR-MERGE-001"
     When the client calls "kdd_related" with node_id "Entity:Nope"

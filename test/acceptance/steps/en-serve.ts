@@ -193,7 +193,7 @@ defineStep(/^the server log contains "([^"]+)"$/, (world, text) => {
 
 interface McpClient {
   listTools(): Promise<{ tools: { name: string }[] }>;
-  callTool(args: { name: string; arguments: Record<string, unknown> }): Promise<{ isError?: boolean; content: { type: string; text?: string }[] }>;
+  callTool(args: { name: string; arguments: Record<string, unknown> }): Promise<{ isError?: boolean; content: { type: string; text?: string }[]; structuredContent?: Record<string, unknown> }>;
   close(): Promise<void>;
 }
 
@@ -232,9 +232,11 @@ defineStep(/^the client calls "([^"]+)" with (.+)$/, async (world, tool, argText
   world.vars.toolResult = await (world.vars.mcp as McpClient).callTool({ name: tool, arguments: args });
 });
 
+/** An answer is the tool's structuredContent (its text block is Markdown for the model); an error is the JSON of its text. */
 const toolJson = (world: World) => {
-  const result = world.vars.toolResult as { isError?: boolean; content: { text?: string }[] };
-  return { isError: Boolean(result.isError), json: JSON.parse(result.content[0]?.text ?? '{}') as Record<string, unknown> };
+  const result = world.vars.toolResult as { isError?: boolean; content: { text?: string }[]; structuredContent?: Record<string, unknown> };
+  const json = result.isError ? (JSON.parse(result.content[0]?.text ?? '{}') as Record<string, unknown>) : (result.structuredContent ?? {});
+  return { isError: Boolean(result.isError), json };
 };
 
 defineStep(/^the result is not an error and its items include "([^"]+)"$/, (world, id) => {
