@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERRORS, type ErrorCode } from '../../runtime/errors.js';
 import { KINDS } from '../../runtime/model.js';
+import { resolveNodeRef } from '../../runtime/queries/resolve.js';
 import { buildFixtureDist, raw, startServer, type FixtureDist, type Running } from './_setup.js';
 
 let dist: FixtureDist;
@@ -31,7 +32,11 @@ interface Req {
 const JSON_HEADERS = { 'content-type': 'application/json' };
 const POST_ROUTES = ['/v1/retrieve/context', '/v1/retrieve/search'];
 const NODE_ROUTES = ['/v1/retrieve/graph?root_node=', '/v1/retrieve/impact?node_id=', '/v1/retrieve/coverage?node_id='];
-const existingIds = () => new Set(['Entity:Pedido', 'UC:UC-001', 'CMD:CMD-001']);
+/** True when a reference names a node: node parameters resolve ids, document ids, titles and file names at every door. */
+const namesANode = (ref: string) => {
+  const index = srv.server.holder.current()!.index;
+  return index.nodeIndex.has(ref.trim()) || resolveNodeRef(index, ref) !== ref;
+};
 
 /** Text that JSON.parse refuses. */
 const badJson = fc.string({ maxLength: 200 }).filter((s) => {
@@ -87,7 +92,7 @@ const requests: fc.Arbitrary<Req> = fc.oneof(
   // Wrong content type.
   fc.tuple(fc.constantFrom(...POST_ROUTES), fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/jsonx', 'text/json')).map(([path, type]) => ({ method: 'POST', path, headers: { 'content-type': type }, body: '{"query_text":"pedido"}' })),
   // Unknown node ids, unicode included.
-  fc.tuple(fc.constantFrom(...NODE_ROUTES), fc.string({ unit: 'grapheme', minLength: 1, maxLength: 30 })).filter(([, id]) => id.trim() !== '' && !existingIds().has(id.trim())).map(([path, id]) => ({ method: 'GET', path: `${path}${encodeURIComponent(id)}` })),
+  fc.tuple(fc.constantFrom(...NODE_ROUTES), fc.string({ unit: 'grapheme', minLength: 1, maxLength: 30 })).filter(([, id]) => id.trim() !== '' && !namesANode(id)).map(([path, id]) => ({ method: 'GET', path: `${path}${encodeURIComponent(id)}` })),
   // Bad query-string params.
   fc.tuple(fc.constantFrom('depth', 'edge_types', 'include_kinds', 'respect_layers', 'direction'), fc.string({ minLength: 1, maxLength: 20 })).filter(([, v]) => !/^\s*[1-5]\s*$/.test(v) && !/^(true|false|both|in|out|wiki_link|\s*,?\s*)$/i.test(v)).map(([name, v]) => ({ method: 'GET', path: `/v1/retrieve/graph?root_node=Entity:Pedido&${name}=${encodeURIComponent(v)}` })),
   // Path traversal and dotfiles in static paths.
