@@ -122,7 +122,7 @@ export function queryCommand<N extends QueryName>(spec: QueryCommandSpec<N>): Co
   const usage = usageOf(def, spec.env?.usage ?? '');
   const command: Command = {
     name: def.doors.cli!,
-    summary: def.summary,
+    summary: def.summary.replace(/\.$/, ''),
     usage,
     help: helpOf(def, usage, spec.env?.help ?? []),
     async run(argv: string[], io: CliIO): Promise<number> {
