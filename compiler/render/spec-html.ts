@@ -7,6 +7,7 @@
  */
 import MarkdownIt from 'markdown-it';
 import { SECTION_ID_PREFIX } from '../../site/src/doc-format.js';
+import { slug } from '../embed/chunk.js';
 import { LINK_KEYS } from '../kinds/extract.js';
 import { dialectFor } from '../parse/_gherkin-dialects.js';
 import { parseGherkin } from '../parse/gherkin.js';
@@ -37,14 +38,7 @@ export function nodeRoute(id: string, section: string | null = null): string {
 
 /** Heading anchor: accents folded, lower case, words joined by `-` (`Descripción` → `descripcion`). */
 export function sectionSlug(heading: string): string {
-  return (
-    heading
-      .normalize('NFKD')
-      .replace(/\p{M}/gu, '')
-      .toLowerCase()
-      .replace(/[^\p{L}\p{N}]+/gu, '-')
-      .replace(/^-|-$/g, '') || 'section'
-  );
+  return slug(heading, '-');
 }
 
 export function renderMarkdown(body: string, context: RenderContext): RenderedSpec {
