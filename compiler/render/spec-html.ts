@@ -20,7 +20,7 @@ export type ResolveLink = (target: string, explicitDomain: string | null) => str
 export interface RenderContext {
   /** The node being rendered: `[[#Section]]` links point into it. */
   nodeId: string;
-  /** Its title: a leading `# Title` equal to it is dropped (the page shows the title already). */
+  /** Its title: the page shows it as its heading, so a leading `# Title` is dropped when equal, else kept as a subtitle. */
   title: string;
   resolve: ResolveLink;
 }
@@ -63,8 +63,15 @@ function createMarkdown(): Markdown {
   md.core.ruler.push('kdd_headings', (state) => {
     const tokens = state.tokens;
     const { context } = state.env as Env;
-    // The page prints the title as its own heading; a first `# Title` would repeat it.
-    if (tokens[0]?.type === 'heading_open' && tokens[0].tag === 'h1' && tokens[1]?.content.trim() === context.title.trim()) tokens.splice(0, 3);
+    // The page prints the node's title as its one h1; the document's own `# Title` would repeat it
+    // (or, as `# UC-001 — IndexDocument`, say it again with more words: kept as a subtitle).
+    if (tokens[0]?.type === 'heading_open' && tokens[0].tag === 'h1') {
+      if (tokens[1]?.content.trim() === context.title.trim()) tokens.splice(0, 3);
+      else {
+        Object.assign(tokens[0], { type: 'paragraph_open', tag: 'p' }).attrSet('class', 'doc-title');
+        Object.assign(tokens[2]!, { type: 'paragraph_close', tag: 'p' });
+      }
+    }
     const used = new Map<string, number>();
     for (let i = 0; i < tokens.length; i++) {
       if (tokens[i]!.type !== 'heading_open') continue;

@@ -40,9 +40,10 @@ describe('renderMarkdown', () => {
     expect(html).toContain('<pre><code class="language-ts">const x = 1;');
   });
 
-  it('keeps a first heading that is not the title, and numbers repeated headings', () => {
-    const html = md('# Otro\n\n## Notas\n\n## Notas\n');
-    expect(html).toContain('<h1 id="s-otro">Otro</h1>');
+  it('keeps a document title that says more than the node title as a subtitle, and numbers repeated headings', () => {
+    const html = md('# Pedido — PED-1\n\n## Notas\n\n## Notas\n');
+    expect(html).toContain('<p class="doc-title">Pedido — PED-1</p>');
+    expect(html).not.toContain('<h1');
     expect(html).toContain('id="s-notas"');
     expect(html).toContain('id="s-notas-1"');
   });
