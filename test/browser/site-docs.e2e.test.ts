@@ -134,12 +134,15 @@ describe.skipIf(!ready)('the site reads like the specs (kdd-engine, Chromium)', 
     await shot('node-entity-diagram');
   });
 
-  it('goes to a section with ?section= and marks a dangling front-matter link', async () => {
+  it('goes to a section with ?section=, marks a dangling front-matter link and links against the hierarchy', async () => {
     await open('#/node/Entity%3AKDDDocument?section=ciclo-de-vida', 'node');
     await page.waitForSelector('#s-ciclo-de-vida.targeted');
     await open('#/node/PRD%3APRD-KDDEngine', 'node');
     expect(await page.locator('.front-matter .dangling').allTextContents()).toEqual(['OBJ-001-AgentRetrieval', 'OBJ-002-DistributedIndexing']);
     expect(await page.locator('.front-matter a.wiki[href="#/node/UC%3AUC-001"]').count()).toBe(1);
+    // A rule that cites commands links up the hierarchy: its layer ladder says so.
+    await open('#/node/BR%3ABR-INDEX-001', 'node');
+    expect(await page.locator('.layer-ladder li', { hasText: '02-behavior' }).locator('.bad').textContent()).toMatch(/\(\d+ against the hierarchy\)/);
   });
 
   it('renders a Gherkin feature as scenarios with steps', async () => {

@@ -68,7 +68,7 @@ function frontMatter(doc: DocPiece): HTMLElement | null {
 
 /**
  * Where the node sits in the layer hierarchy: every layer, this one marked, with how many of its
- * links go to and come from each. Links up the hierarchy (to a higher layer) are layer violations.
+ * links go to and come from each, and how many of its links go up the hierarchy (layer violations).
  */
 function layerPlace(view: NodeView): HTMLElement {
   const count = (edges: EdgeView[], layer: string) => edges.filter((e) => e.other.layer === layer).length;
@@ -82,6 +82,7 @@ function layerPlace(view: NodeView): HTMLElement {
       LAYERS.map((layer) => {
         const out = count(view.outgoing, layer);
         const inc = count(view.incoming, layer);
+        const wrongWay = view.outgoing.filter((e) => e.layer_violation && e.other.layer === layer).length;
         const here = layer === view.node.layer;
         return h(
           'li',
@@ -90,6 +91,7 @@ function layerPlace(view: NodeView): HTMLElement {
           h('span', { class: 'layer-name' }, layer),
           here ? h('strong', {}, ' ← this node') : null,
           out || inc ? h('span', { class: 'muted' }, ` ${out ? `${out} linked` : ''}${out && inc ? ', ' : ''}${inc ? `${inc} referencing` : ''}`) : null,
+          wrongWay ? h('span', { class: 'bad' }, ` (${wrongWay} against the hierarchy)`) : null,
         );
       }),
     ),
