@@ -9,9 +9,11 @@ import { cp, readFile, rm } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { packSiteBundle, writeSiteBundle } from '../compiler/emit/site-bundle.js';
+import { packSiteDocs, writeSiteDocs } from '../compiler/emit/site-docs.js';
 import { decodeBundle, POINTER_FILE } from '../runtime/bundle-format.js';
 import { createError } from '../runtime/errors.js';
 import { parsePointer } from '../runtime/load.js';
+import type { DocsPointer } from '../site/src/doc-format.js';
 import type { SitePointer } from '../site/src/format.js';
 
 /** The app's asset folder inside DIR (vite `assetsDir`): replaced wholesale on each copy. */
@@ -20,6 +22,11 @@ export const SITE_ASSETS = 'kdd-site-assets';
 export interface WriteSiteOptions {
   /** Prebuilt app folder. Default: `build/site-app` of this package. */
   appDir?: string;
+  /**
+   * The specs tree the bundle was built from: each spec is rendered to HTML for its node page
+   * (compiler/emit/site-docs.ts). Without it node pages show the extracted fields only.
+   */
+  specsDir?: string;
 }
 
 export interface WriteSiteReport {
@@ -28,6 +35,8 @@ export interface WriteSiteReport {
   app_files: string[];
   /** The sub-bundle pointer written, or null when DIR has no `kdd.json` yet. */
   search: SitePointer | null;
+  /** The document pieces written, or null without `kdd.json` or without a specs tree. */
+  documents: DocsPointer | null;
 }
 
 export async function writeSite(dir: string, options: WriteSiteOptions = {}): Promise<WriteSiteReport> {
@@ -39,8 +48,20 @@ export async function writeSite(dir: string, options: WriteSiteOptions = {}): Pr
   await rm(join(target, SITE_ASSETS), { recursive: true, force: true });
   await cp(appDir, target, { recursive: true });
   const appFiles = ['index.html', ...(await listFiles(join(appDir, SITE_ASSETS))).map((f) => `${SITE_ASSETS}/${f}`)];
-  const search = existsSync(join(target, POINTER_FILE)) ? await writeSearchBundle(target) : null;
-  return { dir: target, app_files: appFiles, search };
+  const indexed = existsSync(join(target, POINTER_FILE));
+  const search = indexed ? await writeSearchBundle(target) : null;
+  const documents = indexed && options.specsDir !== undefined ? await writeDocuments(target, resolve(options.specsDir)) : null;
+  return { dir: target, app_files: appFiles, search, documents };
+}
+
+/** Renders every spec of `specsDir` that still matches the bundle `DIR/kdd.json` names into its node's document piece. */
+export async function writeDocuments(dir: string, specsDir: string): Promise<DocsPointer> {
+  const pointerPath = join(dir, POINTER_FILE);
+  const pointer = parsePointer(JSON.parse(await readFile(pointerPath, 'utf8')), pointerPath);
+  const bundle = decodeBundle(new Uint8Array(await readFile(join(dir, pointer.bundle))));
+  const docs = await packSiteDocs(bundle, pointer.bundle, (sourceFile) => readFile(join(specsDir, sourceFile)).catch(() => null));
+  await writeSiteDocs(dir, docs);
+  return docs.pointer;
 }
 
 /** Derives and writes the search sub-bundle of the bundle `DIR/kdd.json` names. */

@@ -48,9 +48,9 @@ export const buildCommand: Command = {
       modelsDir: values['models-dir'] ? resolve(io.cwd, values['models-dir']) : undefined,
     });
     if (progress) io.stderr('\r\x1b[K');
-    const site = values.site ? await writeSite(resolve(io.cwd, values.out)) : null;
+    const site = values.site ? await writeSite(resolve(io.cwd, values.out), { specsDir: resolve(io.cwd, positionals[0] ?? 'specs') }) : null;
     if (values.json) io.stdout(`${JSON.stringify(site ? { ...report, site } : report, null, 2)}\n`);
-    else io.stdout(summary(report) + (site ? `  site: ${site.app_files.length} app files, search sub-bundle ${site.search?.total_bytes ?? 0} bytes\n` : ''));
+    else io.stdout(summary(report) + (site ? `  site: ${site.app_files.length} app files, search sub-bundle ${site.search?.total_bytes ?? 0} bytes, ${site.documents?.documents ?? 0} documents rendered\n` : ''));
     if (values.strict && report.warnings.length > 0) return 1;
     return values['fail-on-violations'] && report.layer_violations > 0 ? 1 : 0;
   },

@@ -120,14 +120,15 @@ function summaryLine(section: NodeSection): string {
 
 // ── Section paths ──────────────────────────────────────────────────────────────────────────────
 
-export function slug(text: string): string {
+/** Accents folded, lower case, words joined by `separator` (`Flujo Principal` → `flujo_principal`). */
+export function slug(text: string, separator: '_' | '-' = '_'): string {
   return (
     text
       .normalize('NFD')
       .replace(/\p{Mn}/gu, '')
       .toLowerCase()
-      .replace(/[^\p{L}\p{N}]+/gu, '_')
-      .replace(/^_+|_+$/g, '') || 'section'
+      .replace(/[^\p{L}\p{N}]+/gu, separator)
+      .replace(new RegExp(`^${separator}+|${separator}+$`, 'g'), '') || 'section'
   );
 }
 

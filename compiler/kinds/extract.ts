@@ -184,7 +184,7 @@ function readSections(spec: KindSpec, parsed: ParsedMarkdown) {
  * references (an unknown target is dangling); `source` is often free text (`source: PRD`), so it
  * only links when it resolves.
  */
-const LINK_KEYS: Record<string, RawLink['origin']> = {
+export const LINK_KEYS: Readonly<Record<string, RawLink['origin']>> = {
   related: 'wiki',
   depends_on: 'wiki',
   supersedes: 'wiki',

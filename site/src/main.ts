@@ -1,11 +1,11 @@
 /**
  * The page: hash routes, the header search box, and one worker that answers every query.
- * Routes: `#/search?q=`, `#/node/ID`, `#/graph/ID?depth=1|2`, `#/impact/ID`, `#/violations`, `#/health`.
+ * Routes: `#/search?q=`, `#/node/ID?section=`, `#/graph/ID?depth=1|2`, `#/impact/ID`, `#/layers?focus=ID`,
+ * `#/violations`, `#/health`.
  */
 import { createClient, QueryError } from './client.js';
 import { h } from './dom.js';
 import { renderGraph } from './pages/graph.js';
-import { renderNode } from './pages/node.js';
 import { renderHealth, renderImpact, renderViolations } from './pages/reports.js';
 import { createSearchPage } from './pages/search.js';
 
@@ -40,17 +40,48 @@ async function render(): Promise<void> {
   }
   show(h('p', { class: 'muted loading' }, 'Loading…'));
   try {
-    const element = await load(page, id, params);
-    if (mine === route) show(element);
+    const { element, shown } = await load(page, id, params);
+    if (mine !== route) return;
+    show(element);
+    await shown?.();
   } catch (error) {
     if (mine === route) show(failure(error as Error));
   }
 }
 
-async function load(page: string, id: string, params: URLSearchParams): Promise<HTMLElement> {
+/** A page, and what to do once it is in the document (draw diagrams and arrows: they need layout). */
+interface Loaded {
+  element: HTMLElement;
+  shown?: () => Promise<void> | void;
+}
+
+async function load(page: string, id: string, params: URLSearchParams): Promise<Loaded> {
   switch (page) {
-    case 'node':
-      return renderNode(await client.request('node', { id }));
+    case 'node': {
+      // Code-split: the document sanitizer is not part of the first search's download. The document
+      // piece and the graph facts come from different files: fetch them at once.
+      const [{ renderNode }, { drawDiagrams, scrollToSection }, view, doc] = await Promise.all([import('./pages/node.js'), import('./document.js'), client.request('node', { id }), client.request('doc', { id })]);
+      const element = renderNode(view, doc);
+      return {
+        element,
+        shown: async () => {
+          scrollToSection(element, params.get('section'));
+          await drawDiagrams(element);
+        },
+      };
+    }
+    case 'layers': {
+      const [{ drawLayerArrows, renderLayerMap }, map] = await Promise.all([import('./pages/layers.js'), client.request('layers', {})]);
+      const element = renderLayerMap(map, params.get('focus'));
+      return { element, shown: () => drawLayerArrows(element) };
+    }
+    default:
+      return { element: await loadReport(page, id, params) };
+  }
+}
+
+async function loadReport(page: string, id: string, params: URLSearchParams): Promise<HTMLElement> {
+  switch (page) {
     case 'graph': {
       const depth = params.get('depth') === '2' ? 2 : 1;
       return renderGraph(await client.request('graph', { id, depth }), depth);

@@ -8,6 +8,7 @@ import type { HealthResult } from '../../runtime/queries/health.js';
 import type { ViolationsResult } from '../../runtime/queries/violations.js';
 import type { GraphResult } from '../../runtime/queries/graph.js';
 import type { GraphNode } from '../../runtime/model.js';
+import type { DocPiece } from './doc-format.js';
 
 export interface SearchRequest {
   q: string;
@@ -58,6 +59,26 @@ export interface NodeView {
   dangling: string[];
 }
 
+/** A node as the layer map draws it. */
+export interface MapNode {
+  id: string;
+  title: string;
+  kind: string;
+  layer: string;
+}
+
+export interface LayerMap {
+  /** Layers that hold nodes, in hierarchy order; kinds in the kind table's order. */
+  layers: { layer: string; count: number; kinds: { kind: string; count: number; shown: MapNode[] }[] }[];
+  violations: { from: MapNode; to: MapNode; edge_type: string; section: string | null; explanation: string }[];
+  nodes: number;
+  edges: number;
+  dangling: number;
+  orphans: number;
+  /** False on large trees: only the ends of violations are listed under their kind. */
+  all_nodes_drawn: boolean;
+}
+
 export interface Info {
   source: 'sharded' | 'bundle';
   nodes: number;
@@ -75,6 +96,9 @@ export interface Requests {
   impact: [{ id: string }, ImpactResult];
   violations: [Record<string, never>, ViolationsResult];
   health: [Record<string, never>, HealthResult];
+  /** The node's spec rendered as written (site/src/doc-format.ts), or null when the site has none. */
+  doc: [{ id: string }, DocPiece | null];
+  layers: [Record<string, never>, LayerMap];
 }
 export type RequestType = keyof Requests;
 

@@ -11,6 +11,7 @@ import { fetchIndex, parsePointer, POINTER_FILE } from '../../runtime/load.js';
 import type { KddIndex } from '../../runtime/kdd-index.js';
 import { KINDS, LAYERS, type GraphEdge } from '../../runtime/model.js';
 import { baseName } from '../../runtime/search/fields.js';
+import { createDocLoader } from './docs.js';
 import { SITE_FORMAT, SITE_POINTER_FILE, type SearchMeta, type SitePointer } from './format.js';
 import type { EdgeView, Info, InitMessage, NodeView, RequestMessage, RequestType, Requests, ResponseMessage, SearchAnswer, SearchRequest } from './protocol.js';
 import { rank, snippetOf } from './search/rank.js';
@@ -134,6 +135,7 @@ async function nodeView(id: string): Promise<NodeView> {
 }
 
 const registry = () => import('../../runtime/queries/registry.js');
+const docs = createDocLoader(() => base);
 
 const handlers: { [K in RequestType]: (params: Requests[K][0]) => Promise<Requests[K][1]> } = {
   info: () => info(),
@@ -145,6 +147,8 @@ const handlers: { [K in RequestType]: (params: Requests[K][0]) => Promise<Reques
   impact: async (params) => (await registry()).runQuery('impact', await fullIndex(), { node_id: params.id }),
   violations: async () => (await registry()).runQuery('violations', await fullIndex(), {}),
   health: async () => (await registry()).runQuery('health', await fullIndex(), {}),
+  doc: (params) => docs.load(params.id),
+  layers: async () => (await import('./layer-map.js')).layerMap(await fullIndex()),
 };
 
 scope.onmessage = (event: MessageEvent) => {

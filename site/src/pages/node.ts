@@ -1,7 +1,12 @@
 /**
- * `#/node/ID`: a node's indexed fields rendered by shape (text, lists, tables, state machines),
- * its edges grouped by type in both directions, and links to its graph and impact views.
+ * `#/node/ID`: the spec as its author wrote it (a document piece, site/src/document.ts) beside a
+ * panel with the node's facts, its place in the layer hierarchy, what references it and what it
+ * links to (grouped by edge type), and its extracted fields. Without a piece the extracted fields
+ * take the main column, rendered by shape (text, lists, tables, state machines).
  */
+import { LAYERS } from '../../../runtime/model.js';
+import type { DocPiece } from '../doc-format.js';
+import { documentElement, sanitized } from '../document.js';
 import { h, layerClass, nodeHref, nodeLink, table } from '../dom.js';
 import type { EdgeView, NodeView } from '../protocol.js';
 
@@ -9,30 +14,87 @@ import type { EdgeView, NodeView } from '../protocol.js';
 const ORDERED = /flow|flujo|steps|pasos|main|alternat|exception/i;
 const WIKI = /\[\[([^\]|#]+)(?:#[^\]|]*)?(?:\|([^\]]+))?\]\]/g;
 
-export function renderNode(view: NodeView): HTMLElement {
+export function renderNode(view: NodeView, doc: DocPiece | null): HTMLElement {
   const { node } = view;
   const fields = Object.keys(node.indexed_fields).sort((a, b) => order(a) - order(b) || (a < b ? -1 : 1));
+  const fieldSections = fields.map((name) => h('section', { class: 'field' }, h('h3', {}, label(name)), value(name, node.indexed_fields[name], view.links)));
   return h(
     'article',
     { class: 'page node' },
     h('header', { class: 'node-head' }, h('h1', {}, h('span', { class: layerClass(node.layer) }), node.title), h('code', { class: 'node-id' }, node.id)),
     h(
-      'dl',
-      { class: 'facts' },
-      fact('Kind', node.kind),
-      fact('Layer', node.layer),
-      fact('Status', node.status || '—'),
-      fact('Source', h('code', {}, node.source_file)),
-      node.domain ? fact('Domain', node.domain) : null,
-      node.aliases.length ? fact('Aliases', node.aliases.join(', ')) : null,
-      node.tags.length ? fact('Tags', node.tags.join(', ')) : null,
+      'nav',
+      { class: 'node-actions', 'aria-label': 'Views of this node' },
+      h('a', { href: `#/graph/${encodeURIComponent(node.id)}?depth=1`, id: 'open-graph' }, 'Neighbourhood graph'),
+      ' · ',
+      h('a', { href: `#/impact/${encodeURIComponent(node.id)}`, id: 'open-impact' }, 'Impact of a change'),
+      ' · ',
+      h('a', { href: `#/layers?focus=${encodeURIComponent(node.id)}`, id: 'open-layers' }, 'Layer map'),
     ),
-    h('nav', { class: 'node-actions' }, h('a', { href: `#/graph/${encodeURIComponent(node.id)}?depth=1`, id: 'open-graph' }, 'Neighbourhood graph'), ' · ', h('a', { href: `#/impact/${encodeURIComponent(node.id)}`, id: 'open-impact' }, 'Impact of a change')),
-    fields.map((name) => h('section', { class: 'field' }, h('h2', {}, label(name)), value(name, node.indexed_fields[name], view.links))),
-    fields.length === 0 ? node.sections.map((section) => h('section', { class: 'field' }, h('h2', {}, section.heading), h('p', {}, section.text))) : null,
-    edgeGroups('Outgoing edges', 'outgoing', view.outgoing),
-    edgeGroups('Incoming edges', 'incoming', view.incoming),
-    view.dangling.length ? h('section', { class: 'field' }, h('h2', {}, 'Dangling links'), h('ul', {}, view.dangling.map((t) => h('li', { class: 'bad' }, `[[${t}]]`)))) : null,
+    h(
+      'div',
+      { class: 'node-body' },
+      doc
+        ? h('div', { class: 'document' }, frontMatter(doc), documentElement(doc))
+        : h('div', { class: 'document fields-only' }, fieldSections.length ? fieldSections : node.sections.map((section) => h('section', { class: 'field' }, h('h3', {}, section.heading), h('p', {}, section.text)))),
+      h(
+        'aside',
+        { class: 'side', 'aria-label': 'About this node' },
+        h(
+          'dl',
+          { class: 'facts' },
+          fact('Kind', node.kind),
+          fact('Status', node.status || '—'),
+          fact('Source', h('code', {}, node.source_file)),
+          node.domain ? fact('Domain', node.domain) : null,
+          node.aliases.length ? fact('Aliases', node.aliases.join(', ')) : null,
+          node.tags.length ? fact('Tags', node.tags.join(', ')) : null,
+        ),
+        layerPlace(view),
+        edgeGroups('Referenced by', 'incoming', view.incoming),
+        edgeGroups('Links to', 'outgoing', view.outgoing),
+        view.dangling.length ? h('section', { class: 'side-part' }, h('h2', {}, `Dangling links (${view.dangling.length})`), h('ul', {}, view.dangling.map((t) => h('li', { class: 'bad' }, `[[${t}]]`)))) : null,
+        doc && fieldSections.length ? h('details', { class: 'side-part extracted', id: 'extracted-fields' }, h('summary', {}, `Extracted fields (${fields.length})`), fieldSections) : null,
+      ),
+    ),
+  );
+}
+
+/** Front-matter as a small header above the document, keys as written. */
+function frontMatter(doc: DocPiece): HTMLElement | null {
+  if (doc.front.length === 0) return null;
+  return h('dl', { class: 'front-matter', 'aria-label': 'Front-matter' }, doc.front.map(([key, html]) => h('div', {}, h('dt', {}, key), h('dd', {}, sanitized(html)))));
+}
+
+/**
+ * Where the node sits in the layer hierarchy: every layer, this one marked, with how many of its
+ * links go to and come from each, and how many of its links go up the hierarchy (layer violations).
+ */
+function layerPlace(view: NodeView): HTMLElement {
+  const count = (edges: EdgeView[], layer: string) => edges.filter((e) => e.other.layer === layer).length;
+  return h(
+    'section',
+    { class: 'side-part layer-place' },
+    h('h2', {}, 'Place in the layers'),
+    h(
+      'ol',
+      { class: 'layer-ladder' },
+      LAYERS.map((layer) => {
+        const out = count(view.outgoing, layer);
+        const inc = count(view.incoming, layer);
+        const wrongWay = view.outgoing.filter((e) => e.layer_violation && e.other.layer === layer).length;
+        const here = layer === view.node.layer;
+        return h(
+          'li',
+          { class: here ? 'here' : null, 'aria-current': here ? 'true' : null },
+          h('span', { class: layerClass(layer) }),
+          h('span', { class: 'layer-name' }, layer),
+          here ? h('strong', {}, ' ← this node') : null,
+          out || inc ? h('span', { class: 'muted' }, ` ${out ? `${out} linked` : ''}${out && inc ? ', ' : ''}${inc ? `${inc} referencing` : ''}`) : null,
+          wrongWay ? h('span', { class: 'bad' }, ` (${wrongWay} against the hierarchy)`) : null,
+        );
+      }),
+    ),
   );
 }
 
@@ -120,14 +182,14 @@ function edgeGroups(title: string, id: string, edges: EdgeView[]): HTMLElement {
   const types = [...byType.keys()].sort();
   return h(
     'section',
-    { class: 'field edges', id: `edges-${id}` },
+    { class: 'side-part edges', id: `edges-${id}` },
     h('h2', {}, `${title} (${edges.length})`),
     edges.length === 0 ? h('p', { class: 'muted' }, 'None.') : null,
     types.map((type) =>
       h(
         'div',
         { class: 'edge-group' },
-        h('h3', {}, h('code', {}, type)),
+        h('h3', {}, h('code', {}, type), h('span', { class: 'muted' }, ` ${byType.get(type)!.length}`)),
         h('ul', {}, byType.get(type)!.map((edge) => h('li', { class: edge.layer_violation ? 'violation' : '' }, nodeLink(edge.other), edge.section ? h('span', { class: 'muted' }, ` § ${edge.section}`) : null, edge.layer_violation ? h('span', { class: 'bad' }, ' layer violation') : null))),
       ),
     ),
