@@ -31,7 +31,7 @@ export interface Problem {
 }
 
 /** Where to look for a finding in its source file. */
-export type Anchor = { link: readonly string[]; section: string | null } | { field: string; fallback: readonly string[] } | null;
+export type Anchor = { link: readonly string[]; section: string | null } | { field: string; fallback: readonly string[] } | { at: Position } | null;
 
 
 export type Severities = Readonly<Record<Category, Severity>>;
@@ -106,6 +106,7 @@ function cmp(a: string, b: string): number {
 
 function locate(text: string, anchor: Anchor): Position | null {
   if (anchor === null) return null;
+  if ('at' in anchor) return anchor.at;
   if ('link' in anchor) return locateLink(text, anchor.link, anchor.section);
   return locateField(text, anchor.field) ?? locateLink(text, anchor.fallback);
 }
@@ -184,8 +185,12 @@ function warningFinding(warning: BuildWarning): Unrated[] {
   const rule = ruleForWarning(warning.code);
   if (!rule) return [];
   const link = /\[\[([^\]]*)\]\]/.exec(warning.message)?.[1];
+  // The front-matter parser names the file line and column of a YAML error (compiler/parse/front-matter.ts).
+  const yaml = /at line (\d+), column (\d+)/.exec(warning.message);
   const anchor: Anchor =
-    warning.code === 'AMBIGUOUS_LINK' && link !== undefined
+    warning.code === 'INVALID_FRONT_MATTER' && yaml
+      ? { at: { line: Number(yaml[1]), column: Number(yaml[2]) } }
+      : warning.code === 'AMBIGUOUS_LINK' && link !== undefined
       ? { link: [link], section: null }
       : warning.code === 'DUPLICATE_ID'
         ? { field: 'id', fallback: [] }
