@@ -10,9 +10,9 @@ import { join, relative, sep } from 'node:path';
 import { warning, type BuildWarning } from './diagnostics.js';
 
 /** Spec files: Markdown documents and Gherkin features. */
-const SPEC_EXTENSIONS = ['.md', '.feature'];
+export const SPEC_EXTENSIONS = ['.md', '.feature'];
 /** Folders never indexed: tooling output and hidden folders. */
-const SKIPPED_DIRS = new Set(['node_modules', '.kdd-index', 'dist']);
+export const SKIPPED_DIRS = new Set(['node_modules', '.kdd-index', 'dist']);
 /** Specs are prose; anything over this is a mistake (a pasted log, a generated dump). */
 export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
 const READ_BATCH = 64;

@@ -5,7 +5,7 @@
 import { resolve } from 'node:path';
 import { parseFlags, UsageError, type Command } from '../command.js';
 
-const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
+export const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 
 export const serveCommand: Command = {
   name: 'serve',
