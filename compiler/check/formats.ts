@@ -12,7 +12,7 @@ export type CheckFormat = (typeof FORMATS)[number];
 export interface CheckReport {
   /** Problems reported (after `--base`, when given), sorted by file and position. */
   problems: Problem[];
-  /** Specs root the problem files are relative to, as given (for SARIF's `uriBaseId`). */
+  /** Specs root the problem files are relative to, as given: SARIF and annotation paths start with it. */
   specs_root: string;
   /** Severity of each category in this run. */
   severities: Record<Category, Severity>;
@@ -51,7 +51,8 @@ function fileUri(path: string): string {
 
 /**
  * SARIF 2.1.0 with what GitHub code scanning reads: `tool.driver` with its rules (help text,
- * default level), one result per problem with a `physicalLocation` and a 1-based region, and
+ * default level), one result per problem with a `physicalLocation` (the path as the repository
+ * sees it: specs root as given, then the file) and a 1-based region, and
  * `partialFingerprints` built from the problem's identity so alerts follow a link when lines move.
  */
 export function sarifLog(report: CheckReport) {
@@ -80,7 +81,7 @@ export function sarifLog(report: CheckReport) {
             })),
           },
         },
-        originalUriBaseIds: { SPECROOT: { description: { text: `The specs root (${report.specs_root})` } } },
+        originalUriBaseIds: { SRCROOT: { description: { text: 'The directory kdd check ran in (the repository root in CI)' } } },
         columnKind: 'utf16CodeUnits',
         results: report.problems.map((p) => ({
           ruleId: p.rule_id,
@@ -90,7 +91,7 @@ export function sarifLog(report: CheckReport) {
           locations: [
             {
               physicalLocation: {
-                artifactLocation: { uri: fileUri(p.file), uriBaseId: 'SPECROOT' },
+                artifactLocation: { uri: fileUri(joinRoot(report.specs_root, p.file)), uriBaseId: 'SRCROOT' },
                 region: { startLine: p.line, startColumn: p.column },
               },
             },

@@ -79,7 +79,7 @@ describe('kdd check', () => {
     const [run] = log.runs;
     expect(run.tool.driver.rules.map((rule: { id: string }) => rule.id)).toEqual(RULES.map((rule) => rule.id));
     const violation = run.results.find((result: { ruleId: string }) => result.ruleId === 'BR-LAYER-001');
-    expect(violation.locations[0].physicalLocation).toEqual({ artifactLocation: { uri: '01-domain/entities/Pedido.md', uriBaseId: 'SPECROOT' }, region: { startLine: 9, startColumn: 12 } });
+    expect(violation.locations[0].physicalLocation).toEqual({ artifactLocation: { uri: 'specs/01-domain/entities/Pedido.md', uriBaseId: 'SRCROOT' }, region: { startLine: 9, startColumn: 12 } });
     expect(run.tool.driver.rules[violation.ruleIndex].id).toBe('BR-LAYER-001');
     // A broken result would be refused: the schema check can fail.
     expect(validate({ ...log, runs: [{ ...run, results: [{ ...violation, locations: [{ physicalLocation: { artifactLocation: { uri: 'x' }, region: { startLine: 0 } } }] }] }] })).toBe(false);

@@ -26,7 +26,7 @@ defineStep(
     const errors = log.runs[0]!.results.filter((result) => result.level === 'error');
     const lines = (await world.read(`specs/${file}`)).trimEnd().split('\n');
     expect(errors.map((result) => [result.ruleId, result.locations[0]!.physicalLocation])).toEqual([
-      [rule, { artifactLocation: { uri: file, uriBaseId: 'SPECROOT' }, region: { startLine: lines.length, startColumn: Number(column) } }],
+      [rule, { artifactLocation: { uri: `specs/${file}`, uriBaseId: 'SRCROOT' }, region: { startLine: lines.length, startColumn: Number(column) } }],
     ]);
     world.vars.baseErrors = errors.length;
   },
