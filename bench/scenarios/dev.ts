@@ -9,7 +9,7 @@ import { appendFile, cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startDev } from '../../library/dev.js';
+import { startDev } from '../../server/dev.js';
 import { loadBundle } from '../../library/load-bundle.js';
 import { listSpecPaths } from '../../compiler/read.js';
 import { int, median, percentile, withTarget, type Corpus, type Scenario, type ScenarioReport } from '../scenario.js';

@@ -21,7 +21,7 @@ export const devCommand: Command = {
     const port = Number(values.port);
     if (!/^\d{1,5}$/.test(values.port) || port > 65535) throw new UsageError(`--port must be an integer between 0 and 65535 (got '${values.port}')`);
 
-    const { startDev } = await import('../../library/dev.js');
+    const { startDev } = await import('../../server/dev.js');
     const session = await startDev({
       specsDir: resolve(io.cwd, positionals[0] ?? 'specs'),
       outDir: resolve(io.cwd, values.out),

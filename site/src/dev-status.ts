@@ -1,5 +1,5 @@
 /**
- * What `kdd dev` (library/dev.ts) tells the open site after each build: the status file it writes
+ * What `kdd dev` (server/dev.ts) tells the open site after each build: the status file it writes
  * next to the bundle, and the page marker that says a page is served by `kdd dev`. Shared by the
  * dev loop and the site's listener (dev-reload.ts); no DOM, no Node.
  */

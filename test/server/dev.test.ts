@@ -2,7 +2,7 @@ import { appendFile, cp, mkdtemp, readFile, rename, writeFile } from 'node:fs/pr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDev, type DevSession } from '../../library/dev.js';
+import { startDev, type DevSession } from '../../server/dev.js';
 import { DEV_MARKER } from '../../site/src/dev-status.js';
 import { KDD_ENGINE_SPECS, removeTree } from '../helpers/temp-tree.js';
 
@@ -40,7 +40,7 @@ async function until<T>(probe: () => Promise<T | null>, timeoutMs = 15_000): Pro
 
 const statusFile = async () => JSON.parse(await readFile(join(root, 'dist/kdd-dev.json'), 'utf8')) as { generation: number; state: string; bundle: string; warnings: { code: string; file: string }[] };
 
-describe('kdd dev (library/dev.ts) on the kdd-engine specs', () => {
+describe('kdd dev (server/dev.ts) on the kdd-engine specs', () => {
   it('serves the site marked for live reload, the status file and the API', async () => {
     expect(await readFile(join(root, 'dist/index.html'), 'utf8')).toContain(DEV_MARKER);
     const status = await (await fetch(`${session.url}/kdd-dev.json`)).json();

@@ -19,9 +19,9 @@ import { readPointer, writeDist } from '../compiler/emit/dist.js';
 import type { BuildWarning } from '../compiler/diagnostics.js';
 import { buildIndex, type IndexBuildReport } from '../compiler/incremental.js';
 import { SKIPPED_DIRS, SPEC_EXTENSIONS } from '../compiler/read.js';
-import { createServer, type KddServer } from '../server/http.js';
+import { createServer, type KddServer } from './http.js';
 import { DEV_MARKER, DEV_STATUS_FILE, type DevStatus } from '../site/src/dev-status.js';
-import { writeSearchBundle, writeSite } from './site.js';
+import { writeSearchBundle, writeSite } from '../library/site.js';
 
 export { DEV_STATUS_FILE, type DevStatus };
 
