@@ -4,7 +4,7 @@
  */
 import { resolve } from 'node:path';
 import { parseFlags, UsageError, type Command } from '../command.js';
-import { LOOPBACK } from './serve.js';
+import { LOOPBACK, parsePort } from './serve.js';
 
 export const devCommand: Command = {
   name: 'dev',
@@ -18,8 +18,7 @@ export const devCommand: Command = {
       'index-dir': { type: 'string', default: '.kdd-index' },
     });
     if (positionals.length > 1) throw new UsageError(`unexpected argument '${positionals[1]}'`);
-    const port = Number(values.port);
-    if (!/^\d{1,5}$/.test(values.port) || port > 65535) throw new UsageError(`--port must be an integer between 0 and 65535 (got '${values.port}')`);
+    const port = parsePort(values.port);
 
     const { startDev } = await import('../../server/dev.js');
     const session = await startDev({
