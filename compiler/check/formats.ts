@@ -96,7 +96,7 @@ export function sarifLog(report: CheckReport) {
               },
             },
           ],
-          partialFingerprints: { 'kddProblem/v1': p.key.replace(/\u0000/g, '|') },
+          partialFingerprints: { 'kddProblem/v1': p.key },
         })),
       },
     ],

@@ -26,13 +26,12 @@ export interface Problem {
   node_id: string | null;
   /** What it points at: the link target, the other node, the missing coverage category. */
   target: string | null;
-  /** Identity across builds: rule + node + target (never the line), for `--base`. */
+  /** Identity across builds, `rule|node|target` (never the line): `--base` matching and SARIF fingerprints. */
   key: string;
 }
 
 /** Where to look for a finding in its source file. */
 export type Anchor = { link: readonly string[]; section: string | null } | { field: string; fallback: readonly string[] } | { at: Position } | null;
-
 
 export type Severities = Readonly<Record<Category, Severity>>;
 
@@ -93,7 +92,7 @@ export function locateProblems(findings: readonly Finding[], sources: ReadonlyMa
 
 function problemKey(finding: Pick<Finding, 'rule_id' | 'node_id' | 'target' | 'file' | 'fromWarning'>): string {
   // Warnings name no node: their file stands for it.
-  return [finding.rule_id, finding.fromWarning ? finding.file : finding.node_id ?? finding.file, finding.target ?? ''].join('\u0000');
+  return [finding.rule_id, finding.fromWarning ? finding.file : finding.node_id ?? finding.file, finding.target ?? ''].join('|');
 }
 
 function compareProblems(a: Problem, b: Problem): number {
