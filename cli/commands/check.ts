@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { relative, resolve } from 'node:path';
 import { FORMATS, formatReport, parseCategories, type CheckFormat } from '../../compiler/check/formats.js';
-import { runCheck } from '../../compiler/check/run.js';
+import { runCheck } from '../../library/check.js';
 import { CATEGORIES, DEFAULT_SEVERITY, SEVERITIES, type Category, type Severity } from '../../compiler/check/rules.js';
 import { parseFlags, UsageError, type Command } from '../command.js';
 

@@ -9,18 +9,18 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { loadBundle } from '../../library/load-bundle.js';
-import type { KddIndex } from '../../runtime/kdd-index.js';
-import { loadIndex } from '../../runtime/load.js';
-import { compile, packCompiled } from '../build.js';
-import type { BuildWarning } from '../diagnostics.js';
-import { packBundle } from '../emit/pack.js';
-import { forEachLimited } from '../emit/atomic.js';
-import { linkRecords } from '../graph/link.js';
-import { loadMergeSource, readIndexFromGit } from '../sync.js';
-import { countSeverities, type CheckReport } from './formats.js';
-import { findProblems, locateProblems, newProblems, type Problem, type Severities } from './problems.js';
-import { DEFAULT_SEVERITY } from './rules.js';
+import { loadBundle } from './load-bundle.js';
+import type { KddIndex } from '../runtime/kdd-index.js';
+import { loadIndex } from '../runtime/load.js';
+import { compile, packCompiled } from '../compiler/build.js';
+import type { BuildWarning } from '../compiler/diagnostics.js';
+import { packBundle } from '../compiler/emit/pack.js';
+import { forEachLimited } from '../compiler/emit/atomic.js';
+import { linkRecords } from '../compiler/graph/link.js';
+import { loadMergeSource, readIndexFromGit } from '../compiler/sync.js';
+import { countSeverities, type CheckReport } from '../compiler/check/formats.js';
+import { findProblems, locateProblems, newProblems, type Problem, type Severities } from '../compiler/check/problems.js';
+import { DEFAULT_SEVERITY } from '../compiler/check/rules.js';
 
 export interface CheckOptions {
   /** Specs root: compiled in memory, and where the problem files are read to locate them. */
