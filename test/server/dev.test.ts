@@ -55,6 +55,29 @@ describe('kdd dev (server/dev.ts) on the kdd-engine specs', () => {
     expect(await until(async () => ((await statusFile()).state === 'ok' ? true : null))).toBe(true);
   });
 
+  it('an MCP server following the same folder answers with the edit too', async () => {
+    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+    const { InMemoryTransport } = await import('@modelcontextprotocol/sdk/inMemory.js');
+    const { createMcpServer } = await import('../../server/mcp.js');
+    const mcp = await createMcpServer({ dir: join(root, 'dist'), log: () => undefined, holder: { debounceMs: 20 } });
+    const client = new Client({ name: 'dev-test', version: '0.0.0' });
+    try {
+      await mcp.holder.ready;
+      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+      await mcp.server.connect(serverSide);
+      await client.connect(clientSide);
+      await appendFile(join(root, 'specs', FILE), '\nEl axolote también lo consulta.\n');
+      const found = await until(async () => {
+        const result = (await client.callTool({ name: 'kdd_search', arguments: { query_text: 'axolote' } })) as { content: { text?: string }[] };
+        return result.content[0]?.text?.includes('Entity:KDDDocument') ? true : null;
+      });
+      expect(found).toBe(true);
+    } finally {
+      await client.close();
+      await mcp.close();
+    }
+  });
+
   it('a burst of edits ends with the last one live (one build at a time, none lost)', async () => {
     for (let i = 0; i < 5; i++) {
       await appendFile(join(root, 'specs', FILE), `\nRáfaga número ${i} con la palabra xilófono${i}.\n`);
