@@ -27,6 +27,7 @@ export const checkCommand: Command = {
     const severities = await readSeverities(values.config === undefined ? resolve(io.cwd, CONFIG_FILE) : resolve(io.cwd, values.config), values.config !== undefined);
     if (values['error-on'] !== undefined) applyErrorOn(severities, usage(() => parseCategories(values['error-on']!)));
     const specs = positionals[0] ?? 'specs';
+    if (values.bundle === undefined && !(await isPath(resolve(io.cwd, specs)))) throw new UsageError(`no specs folder at ${specs} (give SPECS_DIR, or --bundle DIR)`);
     const report = await runCheck({
       specsDir: resolve(io.cwd, specs),
       specsLabel: relative(io.cwd, resolve(io.cwd, specs)) || '.',

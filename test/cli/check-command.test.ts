@@ -119,6 +119,7 @@ describe('kdd check', () => {
     expect((await check(root, 'specs', '--format', 'xml')).code).toBe(2);
     expect((await check(root, 'specs', '--error-on', 'typos')).code).toBe(2);
     expect((await check(root, 'specs', '--config', 'missing.json')).code).toBe(2);
+    expect((await check(root, 'no-such-specs')).err).toContain('no specs folder at no-such-specs');
     await writeFile(join(root, 'bad.json'), '{"severity":{"violations":"fatal"}}');
     const bad = await check(root, 'specs', '--config', 'bad.json');
     expect(bad.code).toBe(2);
