@@ -2,6 +2,7 @@
  * `kdd dev [SPECS=specs]`: flags → {@link startDev} → run until SIGINT/SIGTERM, then close cleanly.
  * The dev loop (and the server it starts) is imported only when this command runs.
  */
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseFlags, UsageError, type Command } from '../command.js';
 import { LOOPBACK, parsePort } from './serve.js';
@@ -19,10 +20,12 @@ export const devCommand: Command = {
     });
     if (positionals.length > 1) throw new UsageError(`unexpected argument '${positionals[1]}'`);
     const port = parsePort(values.port);
+    const specs = positionals[0] ?? 'specs';
+    if (!existsSync(resolve(io.cwd, specs))) throw new UsageError(`no specs folder at ${specs} (give SPECS_DIR)`);
 
     const { startDev } = await import('../../server/dev.js');
     const session = await startDev({
-      specsDir: resolve(io.cwd, positionals[0] ?? 'specs'),
+      specsDir: resolve(io.cwd, specs),
       outDir: resolve(io.cwd, values.out),
       indexDir: resolve(io.cwd, values['index-dir']),
       port,
@@ -33,7 +36,7 @@ export const devCommand: Command = {
     if (!LOOPBACK.has(values.host)) io.stderr(`kdd dev: warning: listening on ${values.host}, reachable from other machines\n`);
     const { warnings, bundle } = session.status();
     for (const warning of warnings) io.stderr(`kdd dev: ${warning.code} ${warning.message}\n`);
-    io.stdout(`kdd dev: listening on ${session.url} (serving ${bundle}; watching ${positionals[0] ?? 'specs'})\n`);
+    io.stdout(`kdd dev: listening on ${session.url} (serving ${bundle}; watching ${specs})\n`);
 
     await new Promise<void>((done) => {
       process.once('SIGINT', done);
