@@ -6,7 +6,9 @@ import { pathToFileURL } from 'node:url';
 import { realpathSync } from 'node:fs';
 import { UsageError, type CliIO, type Command } from './command.js';
 import { buildCommand } from './commands/build.js';
+import { checkCommand } from './commands/check.js';
 import { chunksCommand } from './commands/chunks.js';
+import { devCommand } from './commands/dev.js';
 import { enrichCommand } from './commands/enrich.js';
 import { hookCommand } from './commands/hook.js';
 import { mcpCommand } from './commands/mcp.js';
@@ -17,7 +19,7 @@ import { serveCommand } from './commands/serve.js';
 import { siteCommand } from './commands/site.js';
 import { syncCommand } from './commands/sync.js';
 
-const COMMANDS: readonly Command[] = [buildCommand, mergeCommand, syncCommand, hookCommand, ...QUERY_COMMANDS, chunksCommand, serveCommand, siteCommand, mcpCommand, modelCommand, enrichCommand];
+const COMMANDS: readonly Command[] = [buildCommand, checkCommand, mergeCommand, syncCommand, hookCommand, ...QUERY_COMMANDS, chunksCommand, serveCommand, devCommand, siteCommand, mcpCommand, modelCommand, enrichCommand];
 
 function help(): string {
   const width = Math.max(...COMMANDS.map((command) => command.name.length));

@@ -30,6 +30,8 @@ export interface HookOptions {
   outDir?: string;
   /** Fail the commit when the index build fails. Default false. */
   strict?: boolean;
+  /** pre-commit only: run `kdd check` first and block the commit on an error-level problem (the CI gate, locally). */
+  check?: boolean;
 }
 
 export interface HookChange {
@@ -54,6 +56,15 @@ export function hookBlock(options: Omit<HookOptions, 'repo'>): string {
     ? `  echo "kdd-index: index build failed; commit blocked (--strict)" >&2\n  exit 1`
     : `  echo "kdd-index: index build failed; commit not blocked (run 'kdd build' to see why)" >&2`;
   const onSuccess = kind === 'pre-commit' ? `  git add -A -- ${quote(index)}` : '  :';
+  const gate =
+    options.check && kind === 'pre-commit'
+      ? [
+          `if ! kdd_index check ${quote(options.specsDir ?? 'specs')} 1>&2; then`,
+          `  echo "kdd-index: kdd check found errors; commit blocked (fix them, or commit with --no-verify)" >&2`,
+          '  exit 1',
+          'fi',
+        ]
+      : [];
   return [
     BLOCK_START,
     `# Installed by \`kdd hook install\`; \`kdd hook uninstall\` removes this block. KDD_BIN overrides the CLI.`,
@@ -63,6 +74,7 @@ export function hookBlock(options: Omit<HookOptions, 'repo'>): string {
     '  else npx --no-install kdd "$@"',
     '  fi',
     '}',
+    ...gate,
     `if ${build} 1>&2; then`,
     onSuccess,
     'else',

@@ -23,6 +23,7 @@ import { readRecordCache, recordCachePath, restoreGraph, writeRecordCache, type 
 import { readIndex, readTombstones, writeTombstones, sortTombstones, type IndexContent, type Tombstone } from './emit/tombstones.js';
 import { now, type DomainEvent } from './events.js';
 import { readGitFacts } from './git.js';
+import { changedSince, trustedSources, type GitRange } from './git-changes.js';
 import { compare, linkRecords, relinkRecords, sameLinkInputs, sameNodeEntry, type Graph } from './graph/link.js';
 import { extractDocument, type DocumentRecord } from './kinds/extract.js';
 import { readEnrichments, type EnrichmentSet } from './enrich/artifact.js';
@@ -40,6 +41,8 @@ export interface IndexBuildOptions extends BuildOptions {
    * Default: `recordCachePath(indexDir)`, in the index's git-ignored `.cache/` folder.
    */
   recordCache?: string | false;
+  /** CMD-002: take the changed files from `git diff` over this range instead of hashing every file. */
+  since?: GitRange;
 }
 
 /** What changed since the previous index (paths relative to the specs root, node ids for tombstones). */
@@ -115,7 +118,8 @@ export async function buildIndex(options: IndexBuildOptions): Promise<IndexBuild
   const cacheFile = options.recordCache ?? recordCachePath(indexDir);
   const previous = await loadPrevious(indexDir, options.mode ?? 'auto', cacheFile);
   const reuse = previous.fullReason === null;
-  const compiled = await compileIncremental(options, previous.content, reuse, indexDir, { stamps: previous.stamps ?? undefined, graph: previous.graph });
+  const changedFiles = options.since ? await changedSince(resolve(options.specsDir), options.since) : options.changedFiles;
+  const compiled = await compileIncremental({ ...options, changedFiles }, previous.content, reuse, indexDir, { stamps: previous.stamps ?? undefined, graph: previous.graph });
   const semantic = await semanticStage(compiled.graph, compiled.manifest, indexDir, options, true);
   const result = withSemantic(compiled, semantic);
   const written = reuse ? await writeTouched(indexDir, result, previous.content!, previous.artifacts) : await writeIndexDir(indexDir, result.manifest, result.records, result.graph);
@@ -223,7 +227,8 @@ export async function compileIncremental(
   const root = resolve(options.specsDir);
   const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const prior = new Map((previous?.records ?? []).map((record) => [record.node.source_file, record]));
-  const [scan, git] = await Promise.all([scanSpecs(root, maxBytes, reuse ? cache.stamps : undefined), readGitFacts(root)]);
+  const trusted = reuse && options.changedFiles ? trustedSources(prior, options.changedFiles) : undefined;
+  const [scan, git] = await Promise.all([scanSpecs(root, maxBytes, reuse ? cache.stamps : undefined, trusted), readGitFacts(root)]);
   const deletedAt = git.headTime;
   const read = await withTexts(root, maxBytes, scan, (file) => reuse && prior.get(file.path)?.node.source_hash === file.hash);
   const warnings: BuildWarning[] = [...read.warnings];

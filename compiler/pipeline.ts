@@ -25,6 +25,11 @@ export interface CompileOptions {
   indexedBy?: string | null;
   /** Called after each file is extracted (progress line on TTYs). */
   onProgress?: (done: number, total: number) => void;
+  /**
+   * Incremental builds: the only files that may differ from the previous index (from `git diff`,
+   * compiler/git-changes.ts); every other file it holds is taken as indexed, without reading it.
+   */
+  changedFiles?: ReadonlySet<string>;
 }
 
 export interface BuildOptions extends CompileOptions, SemanticOptions {

@@ -10,9 +10,9 @@ import { join, relative, sep } from 'node:path';
 import { warning, type BuildWarning } from './diagnostics.js';
 
 /** Spec files: Markdown documents and Gherkin features. */
-const SPEC_EXTENSIONS = ['.md', '.feature'];
+export const SPEC_EXTENSIONS = ['.md', '.feature'];
 /** Folders never indexed: tooling output and hidden folders. */
-const SKIPPED_DIRS = new Set(['node_modules', '.kdd-index', 'dist']);
+export const SKIPPED_DIRS = new Set(['node_modules', '.kdd-index', 'dist']);
 /** Specs are prose; anything over this is a mistake (a pasted log, a generated dump). */
 export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
 const READ_BATCH = 64;
@@ -104,14 +104,22 @@ const RACY_MS = 2_000;
  * `known` keeps the stamp's hash and is not read (`text` null). The content hash stays the truth:
  * any doubt (no stamp, a time or size moved, a recent change) reads and hashes the bytes.
  */
-export async function scanSpecs(root: string, maxBytes = DEFAULT_MAX_FILE_BYTES, known: ReadonlyMap<string, SourceStamp> = new Map()): Promise<ScanResult> {
+export async function scanSpecs(
+  root: string,
+  maxBytes = DEFAULT_MAX_FILE_BYTES,
+  known: ReadonlyMap<string, SourceStamp> = new Map(),
+  /** Path → hash of files known unchanged by other means (git, compiler/git-changes.ts): neither stat-ed nor read. */
+  trusted: ReadonlyMap<string, string> = new Map(),
+): Promise<ScanResult> {
   const paths = await listSpecPaths(root);
   const trustBefore = Date.now() - RACY_MS;
   const results = new Array<ScannedFile | BuildWarning>(paths.length);
   // First the stamps, synchronously: most files of an incremental build end there.
   const unread: number[] = [];
   paths.forEach((path, i) => {
-    const stamped = known.size > 0 ? unchangedFile(root, path, known.get(path), maxBytes, trustBefore) : null;
+    const hash = trusted.get(path);
+    const stamp = known.get(path);
+    const stamped = hash !== undefined ? { path, text: null, hash, stamp: stamp?.hash === hash ? stamp : null } : known.size > 0 ? unchangedFile(root, path, stamp, maxBytes, trustBefore) : null;
     if (stamped) results[i] = stamped;
     else unread.push(i);
   });

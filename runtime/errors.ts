@@ -73,6 +73,9 @@ export const ERRORS = {
   INCOMPATIBLE_STRUCTURE: { message: 'Cannot merge single-domain with multi-domain indices', http: 409, exit: EXIT.FAILURE },
   CONFLICT_REJECTED: { message: 'Merge aborted: {n} conflicts detected', http: 409, exit: EXIT.FAILURE },
   OUTPUT_WRITE_FAILED: { message: 'Cannot write to output path: {output_path}', http: 500, exit: EXIT.FAILURE },
+  /** CMD-002 with `--since`: the changed files come from git. */
+  GIT_NOT_AVAILABLE: { message: 'Not a git repository: {path} ({detail})', http: 409, exit: EXIT.UNAVAILABLE },
+  COMMIT_NOT_FOUND: { message: 'Commit not found: {commit}', http: 404, exit: EXIT.NOT_FOUND },
 
   // ── Sync (CMD-005; folder and git transports, see docs/distributed.md) ───────────────────
   NO_LOCAL_INDEX: { message: 'No local index found at {index_path}', http: 404, exit: EXIT.UNAVAILABLE },

@@ -8,7 +8,7 @@ export const buildCommand: Command = {
   name: 'build',
   summary: 'Index a specs tree into .kdd-index/ and a content-hashed bundle in dist/',
   usage:
-    'kdd build [SPECS_DIR=specs] [--out dist] [--index-dir .kdd-index] [--incremental|--full] [--level auto|L1|L2] [--embedder MODEL] [--dtype q8] [--models-dir DIR] [--site] [--json] [--strict] [--fail-on-violations] [--indexed-by NAME]',
+    'kdd build [SPECS_DIR=specs] [--out dist] [--index-dir .kdd-index] [--incremental|--full] [--since REF [--head REF]] [--level auto|L1|L2] [--embedder MODEL] [--dtype q8] [--models-dir DIR] [--site] [--json] [--strict] [--fail-on-violations] [--indexed-by NAME]',
   async run(argv, io) {
     const { values, positionals } = parseFlags(argv, {
       out: { type: 'string', default: 'dist' },
@@ -22,6 +22,9 @@ export const buildCommand: Command = {
       // Incremental is the default whenever a compatible .kdd-index/ exists (UC-002); --full forces a rebuild.
       incremental: { type: 'boolean', default: false },
       full: { type: 'boolean', default: false },
+      // CMD-002 base_commit/head_commit: the changed files come from `git diff` instead of hashing every file.
+      since: { type: 'string' },
+      head: { type: 'string' },
       // BR-INDEX-001: auto = L2 when a model is available locally (named, or the default one pulled).
       level: { type: 'string', default: 'auto' },
       embedder: { type: 'string' },
@@ -33,6 +36,8 @@ export const buildCommand: Command = {
     if (!['auto', 'L1', 'L2'].includes(values.level)) throw new UsageError(`--level must be auto, L1 or L2 (got '${values.level}')`);
     if (values.dtype !== undefined && !isModelDtype(values.dtype)) throw new UsageError(`unknown --dtype '${values.dtype}'`);
     if (values.incremental && values.full) throw new UsageError('--incremental and --full exclude each other');
+    if (values.since !== undefined && values.full) throw new UsageError('--since and --full exclude each other');
+    if (values.head !== undefined && values.since === undefined) throw new UsageError('--head needs --since');
     const progress = io.isTTY && !values.json ? progressLine(io) : undefined;
     const report = await buildIndex({
       mode: values.full ? 'full' : values.incremental ? 'incremental' : 'auto',
@@ -41,6 +46,7 @@ export const buildCommand: Command = {
       indexDir: resolve(io.cwd, values['index-dir']),
       indexedBy: values['indexed-by'] ?? null,
       maxFileBytes: values['max-file-bytes'] ? Number(values['max-file-bytes']) : undefined,
+      since: values.since === undefined ? undefined : { base: values.since, head: values.head },
       onProgress: progress,
       level: values.level as 'auto' | 'L1' | 'L2',
       embedder: values.embedder,

@@ -5,7 +5,14 @@
 import { resolve } from 'node:path';
 import { parseFlags, UsageError, type Command } from '../command.js';
 
-const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
+export const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
+
+/** `--port` as given: an integer 0–65535 (0 picks a free port), else a usage error. */
+export function parsePort(value: string): number {
+  const port = Number(value);
+  if (!/^\d{1,5}$/.test(value) || port > 65535) throw new UsageError(`--port must be an integer between 0 and 65535 (got '${value}')`);
+  return port;
+}
 
 export const serveCommand: Command = {
   name: 'serve',
@@ -19,8 +26,7 @@ export const serveCommand: Command = {
       'models-dir': { type: 'string' },
     });
     if (positionals.length > 1) throw new UsageError(`unexpected argument '${positionals[1]}'`);
-    const port = Number(values.port);
-    if (!/^\d{1,5}$/.test(values.port) || port > 65535) throw new UsageError(`--port must be an integer between 0 and 65535 (got '${values.port}')`);
+    const port = parsePort(values.port);
     const dir = resolve(io.cwd, positionals[0] ?? 'dist');
 
     const { createServer } = await import('../../server/http.js');

@@ -16,7 +16,12 @@ export { POINTER_FILE, type BundlePointer };
  * Writes the bundle, then the pointer. `ready`: work that must be over before the pointer moves
  * (the build's caches), done meanwhile: its writes overlap the bundle's.
  */
-export async function writeDist(outDir: string, packed: PackedBundle, manifest: IndexManifest, ready?: Promise<unknown>): Promise<BundlePointer> {
+export async function writeDist(
+  outDir: string,
+  packed: PackedBundle,
+  manifest: Pick<IndexManifest, 'index_level' | 'structure' | 'stats'>,
+  ready?: Promise<unknown>,
+): Promise<BundlePointer> {
   const previous = await readPointer(outDir);
   await Promise.all([writeAtomic(join(outDir, packed.fileName), packed.bytes), ready]);
   const pointer: BundlePointer = {

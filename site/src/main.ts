@@ -4,6 +4,7 @@
  * `#/violations`, `#/health`.
  */
 import { createClient, QueryError } from './client.js';
+import { followDevStatus } from './dev-reload.js';
 import { h } from './dom.js';
 import { renderGraph } from './pages/graph.js';
 import { renderHealth, renderImpact, renderViolations } from './pages/reports.js';
@@ -12,6 +13,7 @@ import { createSearchPage } from './pages/search.js';
 // The page's folder: kdd.json and the bundles sit next to index.html, wherever that is served from.
 const base = new URL('.', location.href.split('#')[0]).href;
 const client = createClient(base);
+followDevStatus(base);
 const main = document.getElementById('main')!;
 const input = document.getElementById('q') as HTMLInputElement;
 const infoLine = document.getElementById('index-info')!;

@@ -104,6 +104,27 @@ describe('installHook', () => {
     expect(git(root, 'status', '--porcelain')).toBe('');
   }, 30_000);
 
+  it('--check: a commit that adds a dangling link is blocked with the file and line; a clean one goes through', async () => {
+    const root = await repo();
+    await mkdir(join(root, 'specs/01-domain/entities'), { recursive: true });
+    await writeFile(join(root, '.gitignore'), 'dist/\n');
+    await writeFile(join(root, 'specs/01-domain/entities/Usuario.md'), spec('Usuario', 'Quien compra.'));
+    await installHook({ repo: root, check: true });
+    const commit = async (text: string) => {
+      await writeFile(join(root, 'specs/01-domain/entities/Pedido.md'), spec('Pedido', text));
+      git(root, 'add', 'specs');
+      return spawnSync('git', ['commit', '-qm', 'pedido'], { cwd: root, encoding: 'utf8', env: { ...process.env, KDD_BIN } });
+    };
+    const blocked = await commit('Un pedido de un [[Fantasma]].');
+    expect(blocked.status).toBe(1);
+    expect(blocked.stderr).toContain('01-domain/entities/Pedido.md:8:17');
+    expect(blocked.stderr).toContain('KDD-DANGLING-LINK');
+    expect(blocked.stderr).toContain('commit blocked');
+    const clean = await commit('Un pedido de un [[Usuario]].');
+    expect(clean.status, clean.stderr).toBe(0);
+    expect(git(root, 'show', '--name-only', '--format=', 'HEAD')).toContain('.kdd-index/manifest.json');
+  }, 30_000);
+
   it('a failing index build does not block the commit', async () => {
     const root = await repo();
     await writeFile(join(root, 'a.txt'), 'x\n');

@@ -5,3 +5,4 @@ import './es-merge.js';
 import './en-cli.js';
 import './en-serve.js';
 import './en-site.js';
+import './en-dev.js';
