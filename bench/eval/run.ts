@@ -5,10 +5,8 @@
  * share of each query's grade ≥ 2 documents that `context` with a token budget of 2000 / 4000 / 8000
  * (limit at its default) puts in its answer.
  *
- * Query sets: `bench/eval/<name>.queries.json` (the first two sets, all `dev`) and every
- * `bench/eval/corpora/<name>/*.json` holding `{ corpus?, queries }`, the corpus being `specs/` beside
- * the file unless named. A query's split is its `split` field, else `test` when the file name says
- * `test`, else `dev`.
+ * Query sets: every `bench/eval/<name>.queries.json` (`{ corpus, queries }`, the corpus path relative
+ * to the repository); a query's split is its `split` field (`dev` when absent).
  *
  * Honesty: tune on `dev`. `--verbose` prints the ranking of `dev` queries only; `test` queries are
  * scored and reported in aggregate, never printed.
@@ -17,7 +15,7 @@
  * agent view.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compile, packCompiled } from '../../compiler/build.js';
 import { loadIndex } from '../../runtime/load.js';
@@ -42,7 +40,7 @@ interface QuerySet {
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, '../..');
-const LEGACY = ['kdd-engine', 'own-specs'];
+const FIRST = ['kdd-engine', 'own-specs'];
 const BUDGETS = [2000, 4000, 8000] as const;
 const argAfter = (flag: string) => (process.argv.includes(flag) ? process.argv[process.argv.indexOf(flag) + 1] : undefined);
 const verbose = process.argv.includes('--verbose');
@@ -57,31 +55,14 @@ process.argv.forEach((arg, i) => {
   if (key) extra[key] = value;
 });
 
-/** Every labelled set: the legacy files (all dev), then one per corpus folder (files merged). */
+/** Every `bench/eval/<name>.queries.json`: the first two sets, then the others by name. */
 function querySets(): QuerySet[] {
-  const sets: QuerySet[] = [];
-  for (const name of LEGACY) {
-    const file = join(here, `${name}.queries.json`);
-    if (!existsSync(file)) continue;
-    const data = JSON.parse(readFileSync(file, 'utf8')) as { corpus: string; queries: LabelledQuery[] };
-    sets.push({ name, specsDir: resolve(repo, data.corpus), queries: data.queries.map((q) => ({ ...q, split: 'dev' as const })) });
-  }
-  const corpora = join(here, 'corpora');
-  if (!existsSync(corpora)) return sets;
-  for (const name of readdirSync(corpora).sort()) {
-    const dir = join(corpora, name);
-    const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.json')).sort() : [];
-    const set: QuerySet = { name, specsDir: join(dir, 'specs'), queries: [] };
-    for (const file of files) {
-      const data = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { corpus?: string; queries?: LabelledQuery[] };
-      if (!Array.isArray(data.queries)) continue;
-      if (data.corpus) set.specsDir = resolve(dir, data.corpus);
-      const fileSplit: Split = /test/.test(basename(file)) ? 'test' : 'dev';
-      for (const q of data.queries) set.queries.push({ ...q, split: q.split ?? fileSplit });
-    }
-    if (set.queries.length > 0) sets.push(set);
-  }
-  return sets;
+  const names = readdirSync(here).filter((f) => f.endsWith('.queries.json')).map((f) => f.slice(0, -'.queries.json'.length));
+  names.sort((a, b) => (FIRST.indexOf(a) + 1 || 99) - (FIRST.indexOf(b) + 1 || 99) || (a < b ? -1 : 1));
+  return names.map((name) => {
+    const data = JSON.parse(readFileSync(join(here, `${name}.queries.json`), 'utf8')) as { corpus: string; queries: LabelledQuery[] };
+    return { name, specsDir: resolve(repo, data.corpus), queries: data.queries.map((q) => ({ ...q, split: q.split ?? 'dev' })) };
+  });
 }
 
 interface Row {
