@@ -10,6 +10,7 @@ import { openKnowledgeBase, type KnowledgeBase } from '../../library/knowledge-b
 import { createError, EXIT, toKddError } from '../../runtime/errors.js';
 import type { KddIndex } from '../../runtime/kdd-index.js';
 import { type ContextResult } from '../../runtime/queries/context.js';
+import type { Why } from '../../runtime/search/explain.js';
 import { coverage, type CoverageResult } from '../../runtime/queries/coverage.js';
 import { graph, type GraphResult } from '../../runtime/queries/graph.js';
 import { health, type HealthResult } from '../../runtime/queries/health.js';
@@ -236,7 +237,7 @@ export const hintsCommand = queryCommand<HintsResult>({
 export const contextCommand = queryCommand<ContextResult>({
   name: 'context',
   summary: 'Hybrid retrieval: the specs an agent should read for a task (QRY-003)',
-  usage: `kdd context QUERY TEXT… [--kinds K,…] [--layers L,…] [--depth 1-5] [--limit 1-100] [--min-score 0-1] [--max-tokens N] [--no-expand] [--ignore-layers] [--no-implicit] ${BUNDLE_USAGE}`,
+  usage: `kdd context QUERY TEXT… [--kinds K,…] [--layers L,…] [--depth 1-5] [--limit 1-100] [--min-score 0-1] [--max-tokens N] [--no-expand] [--ignore-layers] [--no-implicit] [--explain] ${BUNDLE_USAGE}`,
   options: {
     kinds: { type: 'string' },
     layers: { type: 'string' },
@@ -247,6 +248,7 @@ export const contextCommand = queryCommand<ContextResult>({
     'no-expand': { type: 'boolean', default: false },
     'ignore-layers': { type: 'boolean', default: false },
     'no-implicit': { type: 'boolean', default: false },
+    explain: { type: 'boolean', default: false },
   },
   positionals: ['...query_text'],
   params: (values, positionals) =>
@@ -261,6 +263,7 @@ export const contextCommand = queryCommand<ContextResult>({
       expand_graph: !values['no-expand'],
       respect_layers: !values['ignore-layers'],
       include_implicit: !values['no-implicit'],
+      ...(values.explain === true && { explain: true }),
     }),
   run: (kb, params) => kb.context(params),
   text: (r) =>
@@ -268,9 +271,26 @@ export const contextCommand = queryCommand<ContextResult>({
       ['#', 'SCORE', 'NODE', 'KIND', 'VIA', 'SNIPPET'],
       r.results.map((hit, i) => [String(i + 1), hit.score.toFixed(2), hit.node_id, hit.kind, hit.match_source, clip(hit.snippet, 80)]),
     ) +
+    explanations(r.results) +
     warnings(r.warnings) +
     `${r.total_results} results, ${r.graph_expansion.length} expansion edges, ~${r.total_tokens} tokens (${r.retrieval_strategy})\n`,
 });
+
+/** `--explain`: one block per result saying why it ranked (nothing when the results carry no `why`). */
+function explanations(hits: readonly { node_id: string; why?: Why }[]): string {
+  const blocks = hits.flatMap((hit, i) => {
+    if (!hit.why) return [];
+    const { matched, exact, kind_asked, graph_path } = hit.why;
+    const lines = [`${i + 1}. ${hit.node_id}`];
+    const terms = matched.map((m) => `${m.expanded_from ? `${m.expanded_from}→${m.term}` : m.term} (${m.fields.join(', ')})`);
+    lines.push(`   matched: ${terms.length > 0 ? terms.join('; ') : 'no query term'}`);
+    if (exact) lines.push(`   exact: "${exact}"`);
+    if (kind_asked) lines.push('   kind: the one the query asks for');
+    if (graph_path) lines.push(`   graph: ${graph_path.map((s) => `${s.from_node} -${s.edge_type}-> ${s.to_node}`).join(', ')}`);
+    return [lines.join('\n')];
+  });
+  return blocks.length > 0 ? `\nWhy:\n${blocks.join('\n')}\n` : '';
+}
 
 // ── search (QRY-002 semantic retrieval; lexical without embeddings) ──────────────────────────
 

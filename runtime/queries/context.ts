@@ -18,6 +18,7 @@ import { implicitMark } from './_graph.js';
 import type { KddIndex } from '../kdd-index.js';
 import { KINDS, LAYERS, type GraphEdge, type GraphNode, type Kind, type Layer, type LayerViolation } from '../model.js';
 import { fuse, type MatchSource } from '../search/fuse.js';
+import { explainNode, type Why } from '../search/explain.js';
 import { bestSnippet } from '../search/snippet.js';
 import { queryVectorParam } from '../search/semantic.js';
 import { createBudget, estimateJsonTokens, frozenJsonLength, take, tokensOfLength } from '../tokens.js';
@@ -44,6 +45,8 @@ export interface ContextParams {
   max_tokens?: number;
   /** `query_text` embedded with the bundle's model (`bundle.vectors.model`); adds the semantic list. */
   query_vector?: Float32Array | number[];
+  /** Add `why` to each result (matched terms and fields, expansions, graph path). Default false. */
+  explain?: boolean;
 }
 
 export interface ContextHit {
@@ -62,6 +65,8 @@ export interface ContextHit {
   truncated?: boolean;
   /** Estimated tokens of this entry. */
   tokens: number;
+  /** Why it ranked (only with `explain: true`; counted in `tokens`). */
+  why?: Why;
 }
 
 export interface ExpansionEdge {
@@ -101,6 +106,7 @@ export function context(index: KddIndex, params: ContextParams | RawParams): Con
   const minScore = numberParam(raw, 'min_score', { min: 0, max: 1, default: CONTEXT_DEFAULTS.min_score, code: 'INVALID_SCORE_RANGE' });
   const limit = intParam(raw, 'limit', { min: 1, max: 100, default: CONTEXT_DEFAULTS.limit });
   const maxTokens = intParam(raw, 'max_tokens', { min: 1, default: CONTEXT_DEFAULTS.max_tokens });
+  const explain = boolParam(raw, 'explain', { default: false });
 
   const queryVector = queryVectorParam(index, raw);
 
@@ -113,6 +119,7 @@ export function context(index: KddIndex, params: ContextParams | RawParams): Con
     const node = bundle.nodes[c.node]!;
     if ((kinds.size > 0 && !kinds.has(node.kind)) || (layers.size > 0 && !layers.has(node.layer))) continue;
     const hit = toHit(node, c.score, c.match_source, bestSnippet(node, fused.analysis.groups, index.text));
+    if (explain) hit.why = explainNode(index, fused.analysis, fused.expansion, c.node, c.match_source === 'graph' || c.match_source === 'fusion');
     if (!fitHit(hit, budget)) break;
     results.push(hit);
   }

@@ -15,9 +15,11 @@ import { warning, type KddWarning } from '../errors.js';
 import type { KddIndex } from '../kdd-index.js';
 import { KINDS, LAYERS, type Kind, type Layer } from '../model.js';
 import { fuse } from '../search/fuse.js';
+import { explainNode, type Why } from '../search/explain.js';
+import { analyzeQuery } from '../search/rank.js';
 import { queryVectorParam, topNodes } from '../search/semantic.js';
 import { bestSnippet, SNIPPET_CHARS } from '../search/snippet.js';
-import { intParam, numberParam, requireIndex, stringListParam, stringParam, type RawParams } from '../validate.js';
+import { boolParam, intParam, numberParam, requireIndex, stringListParam, stringParam, type RawParams } from '../validate.js';
 
 export interface SearchParams {
   /** Natural-language query, at least 3 characters. */
@@ -30,6 +32,8 @@ export interface SearchParams {
   limit?: number;
   /** `query_text` embedded with the bundle's model (`bundle.vectors.model`); enables semantic ranking. */
   query_vector?: Float32Array | number[];
+  /** Add `why` to each result (matched terms and fields, expansions; the chunk for semantic hits). Default false. */
+  explain?: boolean;
 }
 
 export interface SearchHit {
@@ -42,6 +46,8 @@ export interface SearchHit {
   snippet: string;
   /** Full text of the matched section. */
   raw_text: string;
+  /** Why it ranked (only with `explain: true`). */
+  why?: Why;
 }
 
 export interface SearchResult {
@@ -67,6 +73,7 @@ export function search(index: KddIndex, params: SearchParams | RawParams): Searc
   const layers = new Set(stringListParam(raw, 'include_layers', { allowed: LAYERS }));
   const limit = intParam(raw, 'limit', { min: 1, max: 100, default: SEARCH_DEFAULTS.limit });
   const vector = queryVectorParam(index, raw);
+  const explain = boolParam(raw, 'explain', { default: false });
   const { bundle } = index;
   const semantic = vector !== null && bundle.vectors !== null;
   const minScore = numberParam(raw, 'min_score', {
@@ -81,6 +88,7 @@ export function search(index: KddIndex, params: SearchParams | RawParams): Searc
       return (kinds.size === 0 || kinds.has(node.kind)) && (layers.size === 0 || layers.has(node.layer));
     };
     const results: SearchHit[] = [];
+    const analysis = explain ? analyzeQuery(queryText, (t) => index.text.docFrequency(t) > 0) : null;
     for (const hit of topNodes(index, vector, limit, keep)) {
       const score = Math.round(Math.max(0, hit.cosine) * 1e4) / 1e4;
       if (score < minScore) break;
@@ -95,6 +103,7 @@ export function search(index: KddIndex, params: SearchParams | RawParams): Searc
         score,
         snippet: clipText(text),
         raw_text: text,
+        ...(analysis && { why: { ...explainNode(index, analysis, null, hit.node, false), semantic_chunk: chunk.id } }),
       });
     }
     return { results, total_results: results.length, embedding_model: bundle.vectors.model, retrieval_strategy: 'semantic', warnings: [] };
@@ -115,6 +124,7 @@ export function search(index: KddIndex, params: SearchParams | RawParams): Searc
       score: c.score,
       snippet: snippet.text,
       raw_text: section?.text ?? snippet.text,
+      ...(explain && { why: explainNode(index, fused.analysis, null, c.node, false) }),
     });
   }
   return {
