@@ -113,16 +113,23 @@ export function context(index: KddIndex, params: ContextParams | RawParams): Con
   const { bundle } = index;
   const fused = fuse(index, queryText, { expandGraph: expand, depth, respectLayers, includeImplicit, queryVector, minScore });
   const budget = createBudget(maxTokens);
+  // What fills the budget: first every result that fits as its snippet (the passage that answers),
+  // then, best first, the full fields of those the rest of the budget can hold. A budget spent on the
+  // whole of the first documents would leave the later relevant ones out altogether.
   const results: ContextHit[] = [];
+  const fields: (Record<string, unknown> | undefined)[] = [];
   for (const c of fused.candidates) {
     if (results.length >= limit || c.score < minScore) break;
     const node = bundle.nodes[c.node]!;
     if ((kinds.size > 0 && !kinds.has(node.kind)) || (layers.size > 0 && !layers.has(node.layer))) continue;
     const hit = toHit(node, c.score, c.match_source, bestSnippet(node, fused.analysis.groups, index.text));
     if (explain) hit.why = explainNode(index, fused.analysis, fused.expansion, c.node, c.match_source === 'graph' || c.match_source === 'fusion');
-    if (!fitHit(hit, budget)) break;
+    hit.tokens = estimateJsonTokens(hit);
+    if (!take(budget, hit.tokens)) break;
     results.push(hit);
+    fields.push(node.indexed_fields);
   }
+  results.forEach((hit, i) => addFields(hit, fields[i], budget));
 
   const returned = new Set(results.map((r) => r.node_id));
   const warnings: KddWarning[] = [];
@@ -154,19 +161,24 @@ function toHit(node: GraphNode, score: number, source: MatchSource, snippet: { s
     section: snippet.section,
     snippet: snippet.text,
     source_file: node.source_file,
-    indexed_fields: node.indexed_fields,
+    truncated: true,
     tokens: 0,
   };
 }
 
-/** Counts the entry's tokens; if the full entry does not fit, tries it without `indexed_fields`. */
-function fitHit(hit: ContextHit, budget: ReturnType<typeof createBudget>): boolean {
-  hit.tokens = estimateHitTokens(hit);
-  if (take(budget, hit.tokens)) return true;
-  delete hit.indexed_fields;
-  hit.truncated = true;
-  hit.tokens = estimateJsonTokens(hit);
-  return take(budget, hit.tokens);
+/**
+ * Gives a snippet-only entry its `indexed_fields` if the budget holds the difference (the entry's
+ * key order stays that of a full entry: fields before `tokens`); otherwise it stays `truncated`.
+ */
+function addFields(hit: ContextHit, fields: Record<string, unknown> | undefined, budget: ReturnType<typeof createBudget>): void {
+  if (fields === undefined) return;
+  const { tokens: compact, why, ...head } = hit;
+  delete head.truncated;
+  const full: ContextHit = { ...head, indexed_fields: fields, tokens: 0, ...(why && { why }) };
+  full.tokens = estimateHitTokens(full);
+  if (!take(budget, full.tokens - compact)) return;
+  for (const key of Object.keys(hit)) delete (hit as unknown as Record<string, unknown>)[key];
+  Object.assign(hit, full);
 }
 
 /**
