@@ -1,4 +1,5 @@
 # language: es
+@BR-REEMBOLSO-001 @UC-001
 Característica: Devoluciones y reembolsos
   Como cliente
   Quiero devolver lo que no me convence
@@ -15,6 +16,7 @@ Característica: Devoluciones y reembolsos
     Cuando intento devolverlo el 20 de marzo
     Entonces la devolución se rechaza con "FUERA_DE_PLAZO"
 
+  @BP-COBRO-001
   Escenario: SCN-Cobro-001 — Tres rechazos cancelan el pedido
     Dado que mi tarjeta ha sido rechazada dos veces
     Cuando se rechaza por tercera vez

@@ -1,3 +1,4 @@
+@UC-001 @BP-ORDER-001 @REQ-001
 Feature: Checkout
   As a customer
   I want to pay only for what can be sent to me
