@@ -1,4 +1,5 @@
 # language: es
+@BR-PRESTAMO-001 @BR-PRESTAMO-002 @BR-SANCION-001
 Característica: Préstamo, devolución y sanciones
   Como socia de la biblioteca
   Quiero saber cuándo devolver y qué pasa si me retraso

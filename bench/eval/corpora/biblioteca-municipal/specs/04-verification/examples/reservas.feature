@@ -1,4 +1,5 @@
 # language: es
+@BR-RESERVA-001 @UC-004
 Característica: Reservas de obras prestadas
   Como socio
   Quiero apuntarme a la lista de espera de una obra
@@ -15,6 +16,7 @@ Característica: Reservas de obras prestadas
     Entonces su reserva caduca
     Y el ejemplar pasa al siguiente de la cola
 
+  @BP-RENOVACION-001
   Escenario: SCN-Reserva-003 — No se renueva si hay cola
     Dado que Ana tiene prestado "Patria" y hay una reserva sobre la obra
     Cuando Ana intenta renovar

@@ -1,3 +1,4 @@
+@BR-001 @UC-001
 Feature: No double booking of a vet
   As a pet owner
   I want the time I booked to be mine alone

@@ -1,3 +1,4 @@
+@BP-001 @BR-002
 Feature: Missed appointments and late cancellations
   As the practice manager
   I want repeat no-shows to pay a fee
@@ -16,6 +17,7 @@ Feature: Missed appointments and late cancellations
     When her next appointment in June is closed as no-show
     Then a fee of 25 € is added to her account
 
+  @UC-002
   Scenario: SCN-NoShow-003 Late cancellation
     Given owner Dan has a consultation tomorrow at 09:00
     When Dan cancels today at 20:00
