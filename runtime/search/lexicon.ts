@@ -157,11 +157,17 @@ export function alternativesOf(stem: string): readonly TermAlternative[] {
   return ALTERNATIVES.get(stem) ?? [];
 }
 
-/** Kinds the query asks for by name ("which rule…", "casos de uso de…"). */
-export function kindIntent(queryStems: readonly string[]): Set<Kind> {
+// A how-to question ("how do I…", "cómo se…", "steps to…") that names no kind asks for the behaviour
+// that does it. "how" and "cómo" are stop words, so this reads the text itself.
+const HOW_TO = /^\s*(?:¿\s*)?(?:how\b|c[oó]mo\b|steps\b|pasos\b)/iu;
+const HOW_TO_KINDS: readonly Kind[] = ['use-case', 'command', 'process'];
+
+/** Kinds the query asks for by name ("which rule…", "casos de uso de…"), or by asking how ("how do I…"). */
+export function kindIntent(queryStems: readonly string[], text = ''): Set<Kind> {
   const out = new Set<Kind>();
   const present = new Set(queryStems);
   for (const s of queryStems) for (const k of KIND_BY_STEM.get(s) ?? []) out.add(k);
   for (const [a, b, kinds] of PAIRS) if (present.has(a) && present.has(b)) for (const k of kinds) out.add(k);
+  if (out.size === 0 && HOW_TO.test(text)) for (const k of HOW_TO_KINDS) out.add(k);
   return out;
 }

@@ -33,10 +33,6 @@ export interface QueryAnalysis {
   exact: { key: string; bonus: number }[];
 }
 
-// A how-to question ("how do I…", "cómo se…", "steps to…") asks for the behaviour that does it.
-const HOW_TO = /^\s*(?:¿\s*)?(?:how\b|c[oó]mo\b|steps\b|pasos\b)/iu;
-const HOW_TO_KINDS: readonly Kind[] = ['use-case', 'command', 'process'];
-
 const CHUNK = /[\p{L}\p{N}]+(?:[-:_./][\p{L}\p{N}]+)*/gu;
 
 /**
@@ -74,9 +70,7 @@ export function analyzeQuery(text: string, known: (term: string) => boolean = ()
     const lead = /^([A-Za-z]+-\d+)-/.exec(chunk);
     if (lead) exact.push({ key: lead[1]!, bonus: EXACT_ID });
   }
-  const kinds = kindIntent(terms);
-  if (kinds.size === 0 && HOW_TO.test(text)) for (const k of HOW_TO_KINDS) kinds.add(k);
-  return { terms, groups, kinds, exact };
+  return { terms, groups, kinds: kindIntent(terms, text), exact };
 }
 
 export interface LexicalCandidate {
