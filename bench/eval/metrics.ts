@@ -19,3 +19,14 @@ export function reciprocalRank(ranked: readonly string[], grades: Grades): numbe
   const i = ranked.findIndex((id) => (grades[id] ?? 0) > 0);
   return i < 0 ? 0 : 1 / (i + 1);
 }
+
+/**
+ * Share of the grade ≥ 2 documents that `returned` holds (order does not matter: what an agent
+ * reads is the whole answer). NaN when no document has grade ≥ 2.
+ */
+export function gradeShare(returned: readonly string[], grades: Grades, minGrade = 2): number {
+  const wanted = Object.keys(grades).filter((id) => grades[id]! >= minGrade);
+  if (wanted.length === 0) return NaN;
+  const got = new Set(returned);
+  return wanted.filter((id) => got.has(id)).length / wanted.length;
+}

@@ -1,37 +1,52 @@
 /**
- * `npm run eval`: builds each labelled corpus in memory, loads the bundle, runs `context`
- * (limit 10, every other parameter at its default) for each query, and prints nDCG@10, P@5 and
- * MRR per query type and overall, next to a plain-BM25 baseline.
+ * `npm run eval`: builds each labelled corpus in memory, loads the bundle, runs `context` for each
+ * query and prints, per corpus, split (`dev` / `test`) and query type: nDCG@10, P@5 and MRR (limit
+ * 10, every other parameter at its default) next to a plain-BM25 baseline, and the agent view: the
+ * share of each query's grade ≥ 2 documents that `context` with a token budget of 2000 / 4000 / 8000
+ * (limit at its default) puts in its answer.
  *
- * Options: `--verbose` prints each query's ranking; `--set <name>` runs one query set;
- * `--param key=value` overrides a context parameter (diagnosis only: the reported numbers use defaults).
+ * Query sets: every `bench/eval/<name>.queries.json` (`{ corpus, queries }`, the corpus path relative
+ * to the repository); a query's split is its `split` field (`dev` when absent).
+ *
+ * Honesty: tune on `dev`. `--verbose` prints the ranking of `dev` queries only; `test` queries are
+ * scored and reported in aggregate, never printed.
+ * Options: `--set <name>` runs one set; `--split dev|test` one split; `--param key=value` overrides
+ * a context parameter (diagnosis only: the reported numbers use defaults); `--no-agent` skips the
+ * agent view.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compile, packCompiled } from '../../compiler/build.js';
 import { loadIndex } from '../../runtime/load.js';
 import { context } from '../../runtime/queries/context.js';
 import { plainBm25 } from './baseline.js';
-import { ndcg, precision, reciprocalRank, type Grades } from './metrics.js';
+import { gradeShare, ndcg, precision, reciprocalRank, type Grades } from './metrics.js';
 
+type Split = 'dev' | 'test';
 interface LabelledQuery {
   id: string;
   type: string;
   lang: string;
   query: string;
   relevant: Grades;
+  split?: Split;
 }
 interface QuerySet {
-  corpus: string;
-  queries: LabelledQuery[];
+  name: string;
+  specsDir: string;
+  queries: (LabelledQuery & { split: Split })[];
 }
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, '../..');
-const SETS = ['kdd-engine', 'own-specs'];
+const FIRST = ['kdd-engine', 'own-specs'];
+const BUDGETS = [2000, 4000, 8000] as const;
+const argAfter = (flag: string) => (process.argv.includes(flag) ? process.argv[process.argv.indexOf(flag) + 1] : undefined);
 const verbose = process.argv.includes('--verbose');
-const only = process.argv.includes('--set') ? process.argv[process.argv.indexOf('--set') + 1] : undefined;
+const agentView = !process.argv.includes('--no-agent');
+const only = argAfter('--set');
+const onlySplit = argAfter('--split');
 // `--param key=value` (repeatable) overrides a context parameter, e.g. `--param expand_graph=false`.
 const extra: Record<string, unknown> = {};
 process.argv.forEach((arg, i) => {
@@ -40,55 +55,75 @@ process.argv.forEach((arg, i) => {
   if (key) extra[key] = value;
 });
 
+/** Every `bench/eval/<name>.queries.json`: the first two sets, then the others by name. */
+function querySets(): QuerySet[] {
+  const names = readdirSync(here).filter((f) => f.endsWith('.queries.json')).map((f) => f.slice(0, -'.queries.json'.length));
+  names.sort((a, b) => (FIRST.indexOf(a) + 1 || 99) - (FIRST.indexOf(b) + 1 || 99) || (a < b ? -1 : 1));
+  return names.map((name) => {
+    const data = JSON.parse(readFileSync(join(here, `${name}.queries.json`), 'utf8')) as { corpus: string; queries: LabelledQuery[] };
+    return { name, specsDir: resolve(repo, data.corpus), queries: data.queries.map((q) => ({ ...q, split: q.split ?? 'dev' })) };
+  });
+}
+
 interface Row {
   ndcg: number;
   p5: number;
   mrr: number;
 }
-const mean = (rows: Row[]): Row => ({
-  ndcg: rows.reduce((s, r) => s + r.ndcg, 0) / rows.length,
-  p5: rows.reduce((s, r) => s + r.p5, 0) / rows.length,
-  mrr: rows.reduce((s, r) => s + r.mrr, 0) / rows.length,
-});
-const fmt = (r: Row) => `${r.ndcg.toFixed(3).padStart(7)} ${r.p5.toFixed(3).padStart(6)} ${r.mrr.toFixed(3).padStart(6)}`;
+const mean = (values: number[]) => (values.length === 0 ? NaN : values.reduce((s, v) => s + v, 0) / values.length);
+const meanRow = (rows: Row[]): Row => ({ ndcg: mean(rows.map((r) => r.ndcg)), p5: mean(rows.map((r) => r.p5)), mrr: mean(rows.map((r) => r.mrr)) });
+const num = (v: number, w = 6) => (Number.isNaN(v) ? '-' : v.toFixed(3)).padStart(w);
+const fmt = (r: Row) => `${num(r.ndcg, 7)} ${num(r.p5)} ${num(r.mrr)}`;
+const scoreRow = (ranked: readonly string[], grades: Grades): Row => ({ ndcg: ndcg(ranked, grades), p5: precision(ranked, grades), mrr: reciprocalRank(ranked, grades) });
 
-async function evaluate(name: string): Promise<void> {
-  const file = join(here, `${name}.queries.json`);
-  if (!existsSync(file)) return;
-  const set = JSON.parse(readFileSync(file, 'utf8')) as QuerySet;
-  const specsDir = resolve(repo, set.corpus);
-  if (!existsSync(specsDir)) {
-    console.log(`${name}: corpus ${set.corpus} not found, skipped`);
+async function evaluate(set: QuerySet): Promise<void> {
+  if (!existsSync(set.specsDir)) {
+    console.log(`${set.name}: corpus ${set.specsDir} not found, skipped`);
     return;
   }
-  const compiled = await compile({ specsDir });
+  const compiled = await compile({ specsDir: set.specsDir });
   const index = await loadIndex(packCompiled(compiled).bytes);
   const baseline = plainBm25(index.bundle.nodes);
+  // key = `${split}\u0000${type}`; type 'ALL' aggregates.
   const ours = new Map<string, Row[]>();
   const base = new Map<string, Row[]>();
+  const agent = new Map<string, number[][]>();
+  const push = <T>(map: Map<string, T[]>, key: string, value: T) => map.set(key, [...(map.get(key) ?? []), value]);
   const unknown = new Set<string>();
-  for (const q of set.queries) {
-    for (const id of Object.keys(q.relevant)) if (!index.nodeIndex.has(id)) unknown.add(`${q.id}:${id}`);
+  const queries = set.queries.filter((q) => !onlySplit || q.split === onlySplit);
+  for (const q of queries) {
+    for (const id of Object.keys(q.relevant)) if (!index.nodeIndex.has(id)) unknown.add(`${q.split === 'test' ? '(test query)' : q.id}:${id}`);
     const ranked = context(index, { query_text: q.query, limit: 10, ...extra }).results.map((r) => r.node_id);
     const plain = baseline(q.query, 10);
-    const row = { ndcg: ndcg(ranked, q.relevant), p5: precision(ranked, q.relevant), mrr: reciprocalRank(ranked, q.relevant) };
-    const brow = { ndcg: ndcg(plain, q.relevant), p5: precision(plain, q.relevant), mrr: reciprocalRank(plain, q.relevant) };
-    for (const key of [q.type, 'ALL']) {
-      ours.set(key, [...(ours.get(key) ?? []), row]);
-      base.set(key, [...(base.get(key) ?? []), brow]);
+    const row = scoreRow(ranked, q.relevant);
+    const brow = scoreRow(plain, q.relevant);
+    const shares = agentView ? BUDGETS.map((max_tokens) => gradeShare(context(index, { query_text: q.query, max_tokens, ...extra }).results.map((r) => r.node_id), q.relevant)) : [];
+    for (const type of [q.type, 'ALL']) {
+      const key = `${q.split}\u0000${type}`;
+      push(ours, key, row);
+      push(base, key, brow);
+      if (agentView && !shares.some(Number.isNaN)) push(agent, key, shares);
     }
-    if (verbose) {
+    if (verbose && q.split === 'dev') {
       console.log(`${q.id} ${q.type} ${row.ndcg.toFixed(2)} (bm25 ${brow.ndcg.toFixed(2)}) "${q.query}"`);
       console.log(`    ${ranked.map((id) => `${id}${q.relevant[id] ? `(${q.relevant[id]})` : ''}`).join(' ')}`);
     }
   }
-  console.log(`\n${name}: ${index.bundle.nodes.length} nodes, ${set.queries.length} queries`);
+  const count = (split: Split) => queries.filter((q) => q.split === split).length;
+  console.log(`\n${set.name}: ${index.bundle.nodes.length} nodes, ${count('dev')} dev + ${count('test')} test queries`);
   if (unknown.size > 0) console.log(`  labels naming unknown nodes: ${[...unknown].join(', ')}`);
-  console.log(`  ${'type'.padEnd(15)} ${'n'.padStart(3)} | ${'nDCG@10'.padStart(7)} ${'P@5'.padStart(6)} ${'MRR'.padStart(6)} | plain BM25: nDCG@10 P@5 MRR`);
-  const types = [...ours.keys()].filter((t) => t !== 'ALL').sort();
-  for (const t of [...types, 'ALL']) {
-    console.log(`  ${t.padEnd(15)} ${String(ours.get(t)!.length).padStart(3)} | ${fmt(mean(ours.get(t)!))} | ${fmt(mean(base.get(t)!))}`);
+  for (const split of ['dev', 'test'] as const) {
+    if (count(split) === 0) continue;
+    console.log(`  [${split}] ${'type'.padEnd(14)} ${'n'.padStart(3)} | ${'nDCG@10'.padStart(7)} ${'P@5'.padStart(6)} ${'MRR'.padStart(6)} | BM25: nDCG P@5 MRR${agentView ? '    | grade≥2 share @2k   4k     8k' : ''}`);
+    const types = [...new Set(queries.filter((q) => q.split === split).map((q) => q.type))].sort();
+    for (const type of [...types, 'ALL']) {
+      const key = `${split}\u0000${type}`;
+      const rows = ours.get(key)!;
+      const shares = agent.get(key) ?? [];
+      const agentCols = agentView ? ` | ${BUDGETS.map((_, i) => num(mean(shares.map((s) => s[i]!)))).join(' ')}` : '';
+      console.log(`  [${split}] ${type.padEnd(14)} ${String(rows.length).padStart(3)} | ${fmt(meanRow(rows))} | ${fmt(meanRow(base.get(key)!))}${agentCols}`);
+    }
   }
 }
 
-for (const name of SETS) if (!only || only === name) await evaluate(name);
+for (const set of querySets()) if (!only || only === set.name) await evaluate(set);

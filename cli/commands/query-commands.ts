@@ -15,6 +15,7 @@ import { answerQuery, createQueryVectors } from '../../library/query-vectors.js'
 import { createError, EXIT, toKddError } from '../../runtime/errors.js';
 import type { ParamSpec } from '../../runtime/param-spec.js';
 import { QUERIES, type QueryDef, type QueryEnv, type QueryName, type QueryResult } from '../../runtime/queries/registry.js';
+import type { Why } from '../../runtime/search/explain.js';
 import { parseFlags, UsageError, type CliIO, type Command } from '../command.js';
 import { arrowPath, clip, json, pct, section, table, warnings } from '../format.js';
 
@@ -256,9 +257,26 @@ export const contextCommand = queryCommand({
       ['#', 'SCORE', 'NODE', 'KIND', 'VIA', 'SNIPPET'],
       r.results.map((hit, i) => [String(i + 1), hit.score.toFixed(2), hit.node_id, hit.kind, hit.match_source, clip(hit.snippet, 80)]),
     ) +
+    explanations(r.results) +
     warnings(r.warnings) +
     `${r.total_results} results, ${r.graph_expansion.length} expansion edges, ~${r.total_tokens} tokens (${r.retrieval_strategy})\n`,
 });
+
+/** `--explain`: one block per result saying why it ranked (nothing when the results carry no `why`). */
+function explanations(hits: readonly { node_id: string; why?: Why }[]): string {
+  const blocks = hits.flatMap((hit, i) => {
+    if (!hit.why) return [];
+    const { matched, exact, kind_asked, graph_path } = hit.why;
+    const lines = [`${i + 1}. ${hit.node_id}`];
+    const terms = matched.map((m) => `${m.expanded_from ? `${m.expanded_from}→${m.term}` : m.term} (${m.fields.join(', ')})`);
+    lines.push(`   matched: ${terms.length > 0 ? terms.join('; ') : 'no query term'}`);
+    if (exact) lines.push(`   exact: "${exact}"`);
+    if (kind_asked) lines.push('   kind: the one the query asks for');
+    if (graph_path) lines.push(`   graph: ${graph_path.map((s) => `${s.from_node} -${s.edge_type}-> ${s.to_node}`).join(', ')}`);
+    return [lines.join('\n')];
+  });
+  return blocks.length > 0 ? `\nWhy:\n${blocks.join('\n')}\n` : '';
+}
 
 // ── search (QRY-002 semantic retrieval; lexical without embeddings) ──────────────────────────
 

@@ -47,6 +47,13 @@ export const includeImplicitParam: BooleanSpec = {
   cli: { flag: 'no-implicit', negate: true },
 };
 
+/** `why` on each result: matched terms and fields, expansions, graph path. Off by default: it counts in the token budget. */
+export const explainParam: BooleanSpec = {
+  type: 'boolean',
+  default: false,
+  description: 'Add a `why` to each result: the matched terms and fields, the translations used, the graph path from a matched node.',
+};
+
 export const limitParam: IntegerSpec = { type: 'integer', min: 1, max: 100, default: 10, description: 'Maximum number of results.' };
 
 export const depthParam = (max: number, dflt: number, description: string): IntegerSpec => ({

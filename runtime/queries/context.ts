@@ -18,12 +18,13 @@ import { implicitMark } from './_graph.js';
 import type { KddIndex } from '../kdd-index.js';
 import { type GraphEdge, type GraphNode, type Kind, type Layer, type LayerViolation } from '../model.js';
 import { fuse, type MatchSource } from '../search/fuse.js';
+import { explainNode, type Why } from '../search/explain.js';
 import { bestSnippet } from '../search/snippet.js';
 import { queryVectorParam } from '../search/semantic.js';
 import { createBudget, estimateJsonTokens, frozenJsonLength, take, tokensOfLength } from '../tokens.js';
 import { boolParam, intParam, numberParam, requireIndex, stringListParam, stringParam, type RawParams } from '../validate.js';
 import type { ParamsSpec } from '../param-spec.js';
-import { depthParam, includeImplicitParam, kindsParam, layersParam, limitParam, queryTextParam, respectLayersParam } from './_params.js';
+import { depthParam, explainParam, includeImplicitParam, kindsParam, layersParam, limitParam, queryTextParam, respectLayersParam } from './_params.js';
 
 export interface ContextParams {
   /** Natural-language query, at least 3 characters. */
@@ -46,6 +47,8 @@ export interface ContextParams {
   max_tokens?: number;
   /** `query_text` embedded with the bundle's model (`bundle.vectors.model`); adds the semantic list. */
   query_vector?: Float32Array | number[];
+  /** Add `why` to each result (matched terms and fields, expansions, graph path). Default false. */
+  explain?: boolean;
 }
 
 export interface ContextHit {
@@ -64,6 +67,8 @@ export interface ContextHit {
   truncated?: boolean;
   /** Estimated tokens of this entry. */
   tokens: number;
+  /** Why it ranked (only with `explain: true`; counted in `tokens`). */
+  why?: Why;
 }
 
 export interface ExpansionEdge {
@@ -102,6 +107,7 @@ export const CONTEXT_PARAMS = {
   min_score: { type: 'number', min: 0, max: 1, default: CONTEXT_DEFAULTS.min_score, code: 'INVALID_SCORE_RANGE', description: 'Minimum relative score (1 = the best hit); lower it to see more.' },
   limit: { ...limitParam, default: CONTEXT_DEFAULTS.limit },
   max_tokens: { type: 'integer', min: 1, default: CONTEXT_DEFAULTS.max_tokens, description: 'Token budget of the answer; results that do not fit are cut (TOKEN_LIMIT_EXCEEDED).' },
+  explain: explainParam,
 } as const satisfies ParamsSpec;
 
 export function context(index: KddIndex, params: ContextParams | RawParams): ContextResult {
@@ -118,21 +124,30 @@ export function context(index: KddIndex, params: ContextParams | RawParams): Con
   const minScore = numberParam(raw, 'min_score', P.min_score);
   const limit = intParam(raw, 'limit', P.limit);
   const maxTokens = intParam(raw, 'max_tokens', P.max_tokens);
+  const explain = boolParam(raw, 'explain', P.explain);
 
   const queryVector = queryVectorParam(index, raw);
 
   const { bundle } = index;
   const fused = fuse(index, queryText, { expandGraph: expand, depth, respectLayers, includeImplicit, queryVector, minScore });
   const budget = createBudget(maxTokens);
+  // What fills the budget: first every result that fits as its snippet (the passage that answers),
+  // then, best first, the full fields of those the rest of the budget can hold. A budget spent on the
+  // whole of the first documents would leave the later relevant ones out altogether.
   const results: ContextHit[] = [];
+  const fields: (Record<string, unknown> | undefined)[] = [];
   for (const c of fused.candidates) {
     if (results.length >= limit || c.score < minScore) break;
     const node = bundle.nodes[c.node]!;
     if ((kinds.size > 0 && !kinds.has(node.kind)) || (layers.size > 0 && !layers.has(node.layer))) continue;
     const hit = toHit(node, c.score, c.match_source, bestSnippet(node, fused.analysis.groups, index.text));
-    if (!fitHit(hit, budget)) break;
+    if (explain) hit.why = explainNode(index, fused.analysis, fused.expansion, c.node, c.match_source === 'graph' || c.match_source === 'fusion');
+    hit.tokens = estimateJsonTokens(hit);
+    if (!take(budget, hit.tokens)) break;
     results.push(hit);
+    fields.push(node.indexed_fields);
   }
+  results.forEach((hit, i) => addFields(hit, fields[i], budget));
 
   const returned = new Set(results.map((r) => r.node_id));
   const warnings: KddWarning[] = [];
@@ -164,19 +179,24 @@ function toHit(node: GraphNode, score: number, source: MatchSource, snippet: { s
     section: snippet.section,
     snippet: snippet.text,
     source_file: node.source_file,
-    indexed_fields: node.indexed_fields,
+    truncated: true,
     tokens: 0,
   };
 }
 
-/** Counts the entry's tokens; if the full entry does not fit, tries it without `indexed_fields`. */
-function fitHit(hit: ContextHit, budget: ReturnType<typeof createBudget>): boolean {
-  hit.tokens = estimateHitTokens(hit);
-  if (take(budget, hit.tokens)) return true;
-  delete hit.indexed_fields;
-  hit.truncated = true;
-  hit.tokens = estimateJsonTokens(hit);
-  return take(budget, hit.tokens);
+/**
+ * Gives a snippet-only entry its `indexed_fields` if the budget holds the difference (the entry's
+ * key order stays that of a full entry: fields before `tokens`); otherwise it stays `truncated`.
+ */
+function addFields(hit: ContextHit, fields: Record<string, unknown> | undefined, budget: ReturnType<typeof createBudget>): void {
+  if (fields === undefined) return;
+  const { tokens: compact, why, ...head } = hit;
+  delete head.truncated;
+  const full: ContextHit = { ...head, indexed_fields: fields, tokens: 0, ...(why && { why }) };
+  full.tokens = estimateHitTokens(full);
+  if (!take(budget, full.tokens - compact)) return;
+  for (const key of Object.keys(hit)) delete (hit as unknown as Record<string, unknown>)[key];
+  Object.assign(hit, full);
 }
 
 /**

@@ -79,6 +79,17 @@ const warningList = s.array(s.object({ code: s.string(), message: s.string() }),
 const nodeRefShape = { id: s.string(), kind, title: s.string(), layer, source_file: s.string() };
 const nodeRefSchema = s.object(nodeRefShape);
 const edgeRefSchema = s.object({ from_node: s.string(), to_node: s.string(), edge_type: s.string(), implicit: s.boolean(), confidence: s.number() }, ['implicit', 'confidence']);
+/** `why` (only with `explain: true`): runtime/search/explain.ts. */
+const whySchema = s.object(
+  {
+    matched: s.array(s.object({ term: s.string(), fields: s.array(s.string()), expanded_from: s.string() }, ['expanded_from'])),
+    exact: s.string(),
+    kind_asked: s.boolean(),
+    graph_path: s.array(s.object({ from_node: s.string(), edge_type: s.string(), to_node: s.string() })),
+    semantic_chunk: s.string(),
+  },
+  ['exact', 'kind_asked', 'graph_path', 'semantic_chunk'],
+);
 const violationShape = { from_node: s.string(), to_node: s.string(), from_layer: layer, to_layer: layer, edge_type: s.string(), source_file: s.string() };
 const nodeSummarySchema = s.object(
   {
@@ -123,8 +134,9 @@ export const QUERIES = {
             indexed_fields: s.record(),
             truncated: s.boolean(),
             tokens: s.integer(),
+            why: whySchema,
           },
-          ['indexed_fields', 'truncated'],
+          ['indexed_fields', 'truncated', 'why'],
         ),
       ),
       graph_expansion: s.array(edgeRefSchema),
@@ -157,7 +169,8 @@ export const QUERIES = {
           score: s.number(),
           snippet: s.string(),
           raw_text: s.string(),
-        }),
+          why: whySchema,
+        }, ['why']),
       ),
       total_results: s.integer(),
       embedding_model: s.nullable(s.string()),

@@ -15,11 +15,13 @@ import { warning, type KddWarning } from '../errors.js';
 import type { KddIndex } from '../kdd-index.js';
 import type { Kind, Layer } from '../model.js';
 import type { ParamsSpec } from '../param-spec.js';
-import { kindsParam, layersParam, limitParam, queryTextParam } from './_params.js';
+import { explainParam, kindsParam, layersParam, limitParam, queryTextParam } from './_params.js';
 import { fuse } from '../search/fuse.js';
+import { explainNode, type Why } from '../search/explain.js';
+import { analyzeQuery } from '../search/rank.js';
 import { queryVectorParam, topNodes } from '../search/semantic.js';
 import { bestSnippet, SNIPPET_CHARS } from '../search/snippet.js';
-import { intParam, numberParam, requireIndex, stringListParam, stringParam, type RawParams } from '../validate.js';
+import { boolParam, intParam, numberParam, requireIndex, stringListParam, stringParam, type RawParams } from '../validate.js';
 
 export interface SearchParams {
   /** Natural-language query, at least 3 characters. */
@@ -32,6 +34,8 @@ export interface SearchParams {
   limit?: number;
   /** `query_text` embedded with the bundle's model (`bundle.vectors.model`); enables semantic ranking. */
   query_vector?: Float32Array | number[];
+  /** Add `why` to each result (matched terms and fields, expansions; the chunk for semantic hits). Default false. */
+  explain?: boolean;
 }
 
 export interface SearchHit {
@@ -44,6 +48,8 @@ export interface SearchHit {
   snippet: string;
   /** Full text of the matched section. */
   raw_text: string;
+  /** Why it ranked (only with `explain: true`). */
+  why?: Why;
 }
 
 export interface SearchResult {
@@ -75,6 +81,7 @@ export const SEARCH_PARAMS = {
     description: `Minimum score: a cosine when the search is semantic (default ${SEARCH_DEFAULTS.min_score}), else relative to the best hit (default ${SEARCH_DEFAULTS.lexical_min_score}).`,
   },
   limit: { ...limitParam, default: SEARCH_DEFAULTS.limit },
+  explain: explainParam,
 } as const satisfies ParamsSpec;
 
 export function search(index: KddIndex, params: SearchParams | RawParams): SearchResult {
@@ -86,6 +93,7 @@ export function search(index: KddIndex, params: SearchParams | RawParams): Searc
   const layers = new Set(stringListParam(raw, 'include_layers', P.include_layers));
   const limit = intParam(raw, 'limit', P.limit);
   const vector = queryVectorParam(index, raw);
+  const explain = boolParam(raw, 'explain', P.explain);
   const { bundle } = index;
   const semantic = vector !== null && bundle.vectors !== null;
   const minScore = numberParam(raw, 'min_score', { ...P.min_score, default: semantic ? SEARCH_DEFAULTS.min_score : SEARCH_DEFAULTS.lexical_min_score });
@@ -95,6 +103,7 @@ export function search(index: KddIndex, params: SearchParams | RawParams): Searc
       return (kinds.size === 0 || kinds.has(node.kind)) && (layers.size === 0 || layers.has(node.layer));
     };
     const results: SearchHit[] = [];
+    const analysis = explain ? analyzeQuery(queryText, (t) => index.text.docFrequency(t) > 0) : null;
     for (const hit of topNodes(index, vector, limit, keep)) {
       const score = Math.round(Math.max(0, hit.cosine) * 1e4) / 1e4;
       if (score < minScore) break;
@@ -109,6 +118,7 @@ export function search(index: KddIndex, params: SearchParams | RawParams): Searc
         score,
         snippet: clipText(text),
         raw_text: text,
+        ...(analysis && { why: { ...explainNode(index, analysis, null, hit.node, false), semantic_chunk: chunk.id } }),
       });
     }
     return { results, total_results: results.length, embedding_model: bundle.vectors.model, retrieval_strategy: 'semantic', warnings: [] };
@@ -129,6 +139,7 @@ export function search(index: KddIndex, params: SearchParams | RawParams): Searc
       score: c.score,
       snippet: snippet.text,
       raw_text: section?.text ?? snippet.text,
+      ...(explain && { why: explainNode(index, fused.analysis, null, c.node, false) }),
     });
   }
   return {

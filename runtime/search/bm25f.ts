@@ -313,6 +313,22 @@ class Bm25fIndex implements TextIndex {
     return df;
   }
 
+  fieldsOf(term: string, node: number): string[] {
+    const t = this.termId(term);
+    if (t === undefined) return [];
+    // Postings of a term are sorted by (doc, field): binary search for the node's first one.
+    let lo = this.offsets[t]!;
+    let hi = this.offsets[t + 1]!;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.docs[mid]! < node) lo = mid + 1;
+      else hi = mid;
+    }
+    const out: string[] = [];
+    for (let p = lo; p < this.offsets[t + 1]! && this.docs[p] === node; p++) out.push(FIELDS[this.tfs[p]! >>> 12]!.name);
+    return out;
+  }
+
   searchTerms(groups: readonly (readonly TermAlternative[])[], options?: { limit?: number }): TextHit[] {
     const { acc, groupAcc } = this;
     const touched: number[] = [];

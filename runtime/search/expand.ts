@@ -50,6 +50,8 @@ export interface Expansion {
   via: Map<number, number>;
   /** Layer-violating edges met and not walked (empty when layers are not respected). */
   skipped: Set<number>;
+  /** The nodes the walk started from. */
+  seeds: number[];
 }
 
 /**
@@ -201,5 +203,5 @@ export function expandGraph(index: KddIndex, seeds: readonly Seed[], depth: numb
     for (let i = 1; i < list.length; i++) total += EXTRA_SEED_SHARE * list[i]!;
     scores.set(v, total);
   }
-  return { scores, via, skipped };
+  return { scores, via, skipped, seeds: seeds.map((seed) => seed.node) };
 }

@@ -14,6 +14,7 @@
  */
 import type { KddIndex } from '../kdd-index.js';
 import { expandGraph, type Expansion } from './expand.js';
+import { isImpactQuestion, subjectGroups } from './impact-intent.js';
 import { analyzeQuery, lexicalScores, type QueryAnalysis } from './rank.js';
 import { topNodes } from './semantic.js';
 
@@ -63,7 +64,9 @@ export interface Fused {
 }
 
 export function fuse(index: KddIndex, queryText: string, options: FuseOptions): Fused {
-  const analysis = analyzeQuery(queryText, (t) => index.text.docFrequency(t) > 0);
+  const asked = analyzeQuery(queryText, (t) => index.text.docFrequency(t) > 0);
+  // An impact question: rank by its subject, not by the words that frame it (impact-intent.ts).
+  const analysis = isImpactQuestion(queryText, asked.terms) ? { ...asked, groups: subjectGroups(asked.groups) } : asked;
   // Lexical base scores live in per-index scratch arrays (lex.total[node], lex.has(node)): no map.
   const lex = lexicalScores(index, analysis);
   const semantic = semanticScores(index, options.queryVector);

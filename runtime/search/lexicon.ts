@@ -1,6 +1,7 @@
 /**
  * Query-time knowledge of the KDD vocabulary, in Spanish and English:
- * - SYNONYMS: groups of words that name one concept in either language (rule/regla, merge/fusión…).
+ * - SYNONYMS: groups of words that name one concept in either language (rule/regla, merge/fusión…),
+ *   the KDD vocabulary below plus the general software and business vocabulary of vocabulary.ts.
  *   A query term also matches the other stems of its group, at a lower weight.
  * - KIND_WORDS: words that say which kind of artefact the user wants ("which rule…" → business rules).
  * Entries are plain words; they go through the same tokenizer as the corpus, so they stay in step
@@ -8,6 +9,8 @@
  */
 import type { Kind } from '../model.js';
 import { tokenize } from './tokenizer.js';
+import type { TermAlternative } from './types.js';
+import { GENERAL_VOCABULARY } from './vocabulary.js';
 
 const GROUPS: readonly string[] = [
   'rule rules regla reglas norma normas',
@@ -115,14 +118,30 @@ const KIND_PAIRS: readonly (readonly [string, string, readonly Kind[]])[] = [
 
 const stems = (words: string) => [...new Set(tokenize(words))];
 
-const SYNONYMS = new Map<string, string[]>();
-for (const line of GROUPS) {
-  const group = stems(line);
-  for (const s of group) {
-    const others = group.filter((o) => o !== s);
-    SYNONYMS.set(s, [...new Set([...(SYNONYMS.get(s) ?? []), ...others])].sort());
+/** Weight of a translation / same-concept word of the KDD vocabulary, relative to the word typed. */
+const KDD_WEIGHT = 0.8;
+/**
+ * Weight of a word of the general vocabulary: lower, because everyday words have looser senses
+ * (`pedido` ↔ `order` also finds every "in order to").
+ */
+const GENERAL_WEIGHT = 0.6;
+
+// stem → other stem → weight (the largest when two lines link the same pair).
+const SYNONYMS = new Map<string, Map<string, number>>();
+function addGroups(lines: readonly string[], weight: number): void {
+  for (const line of lines) {
+    const group = stems(line);
+    for (const s of group) {
+      let others = SYNONYMS.get(s);
+      if (!others) SYNONYMS.set(s, (others = new Map()));
+      for (const o of group) if (o !== s && (others.get(o) ?? 0) < weight) others.set(o, weight);
+    }
   }
 }
+addGroups(GROUPS, KDD_WEIGHT);
+addGroups(GENERAL_VOCABULARY, GENERAL_WEIGHT);
+const ALTERNATIVES = new Map<string, readonly TermAlternative[]>();
+for (const [s, others] of SYNONYMS) ALTERNATIVES.set(s, [...others].sort(([a], [b]) => (a < b ? -1 : 1)).map(([term, weight]) => ({ term, weight })));
 
 const KIND_BY_STEM = new Map<string, Kind[]>();
 for (const [words, kinds] of KINDS) for (const s of stems(words)) KIND_BY_STEM.set(s, [...new Set([...(KIND_BY_STEM.get(s) ?? []), ...kinds])]);
@@ -130,14 +149,25 @@ const PAIRS = KIND_PAIRS.map(([a, b, kinds]) => [stems(a)[0]!, stems(b)[0]!, kin
 
 /** Other-language / same-concept stems of a stem (sorted), or an empty list. */
 export function synonymsOf(stem: string): readonly string[] {
-  return SYNONYMS.get(stem) ?? [];
+  return (ALTERNATIVES.get(stem) ?? []).map((alt) => alt.term);
 }
 
-/** Kinds the query asks for by name ("which rule…", "casos de uso de…"). */
-export function kindIntent(queryStems: readonly string[]): Set<Kind> {
+/** {@link synonymsOf} with the weight each one carries in a query (sorted by term). */
+export function alternativesOf(stem: string): readonly TermAlternative[] {
+  return ALTERNATIVES.get(stem) ?? [];
+}
+
+// A how-to question ("how do I…", "cómo se…", "steps to…") that names no kind asks for the behaviour
+// that does it. "how" and "cómo" are stop words, so this reads the text itself.
+const HOW_TO = /^\s*(?:¿\s*)?(?:how\b|c[oó]mo\b|steps\b|pasos\b)/iu;
+const HOW_TO_KINDS: readonly Kind[] = ['use-case', 'command', 'process'];
+
+/** Kinds the query asks for by name ("which rule…", "casos de uso de…"), or by asking how ("how do I…"). */
+export function kindIntent(queryStems: readonly string[], text = ''): Set<Kind> {
   const out = new Set<Kind>();
   const present = new Set(queryStems);
   for (const s of queryStems) for (const k of KIND_BY_STEM.get(s) ?? []) out.add(k);
   for (const [a, b, kinds] of PAIRS) if (present.has(a) && present.has(b)) for (const k of kinds) out.add(k);
+  if (out.size === 0 && HOW_TO.test(text)) for (const k of HOW_TO_KINDS) out.add(k);
   return out;
 }

@@ -5,12 +5,10 @@
  */
 import type { Kind } from '../model.js';
 import type { KddIndex } from '../kdd-index.js';
-import { kindIntent, synonymsOf } from './lexicon.js';
+import { alternativesOf, kindIntent } from './lexicon.js';
 import { fold, term, tokenize } from './tokenizer.js';
 import type { TermAlternative } from './types.js';
 
-/** Weight of a translated / same-concept term relative to the word typed. */
-const SYNONYM_WEIGHT = 0.8;
 /** Multiplier for nodes of the kind the query names ("which rule…"). */
 const KIND_FACTOR = 1.5;
 /** Bonus (in units of the best BM25F score) for an exact id match: always ranks first. */
@@ -57,7 +55,7 @@ export function analyzeQuery(text: string, known: (term: string) => boolean = ()
   const groups: TermAlternative[][] = [];
   for (const term of terms) {
     if (covered.has(term)) continue;
-    const group = [{ term, weight: 1 }, ...synonymsOf(term).filter((s) => !terms.includes(s)).map((s) => ({ term: s, weight: SYNONYM_WEIGHT }))];
+    const group = [{ term, weight: 1 }, ...alternativesOf(term).filter((alt) => !terms.includes(alt.term))];
     for (const alt of group) covered.add(alt.term);
     groups.push(group);
   }
@@ -72,7 +70,7 @@ export function analyzeQuery(text: string, known: (term: string) => boolean = ()
     const lead = /^([A-Za-z]+-\d+)-/.exec(chunk);
     if (lead) exact.push({ key: lead[1]!, bonus: EXACT_ID });
   }
-  return { terms, groups, kinds: kindIntent(terms), exact };
+  return { terms, groups, kinds: kindIntent(terms, text), exact };
 }
 
 export interface LexicalCandidate {

@@ -26,6 +26,8 @@ export interface TextIndex {
   searchTerms(groups: readonly (readonly TermAlternative[])[], options?: { limit?: number }): TextHit[];
   /** Nodes whose id, doc_id, title, alias or file name equals `key` once folded (`cmd-004`, `pedido`). */
   lookup(key: string): readonly number[];
+  /** Names of the fields of node `node` (a position) that contain `term`, in field order (empty if none). */
+  fieldsOf(term: string, node: number): string[];
   /** Number of nodes containing `term` (0 for unknown terms). */
   docFrequency(term: string): number;
   /** Number of indexed nodes. */

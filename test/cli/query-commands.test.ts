@@ -128,6 +128,15 @@ describe('kdd context', () => {
     expect(answer.strategy).toBe('hybrid');
   });
 
+  it('--explain adds why to each result and prints it readably', async () => {
+    const json = JSON.parse((await run(contextCommand, ['document', 'rule', '--explain', '--bundle', dist, '--json'])).stdout);
+    expect(json.results.length).toBeGreaterThan(0);
+    for (const hit of json.results) expect(Array.isArray(hit.why.matched)).toBe(true);
+    const text = (await run(contextCommand, ['document', 'rule', '--explain', '--bundle', dist])).stdout;
+    expect(text).toMatch(/Why:\n1\. \S+\n {3}matched: /);
+    expect((await run(contextCommand, ['document', 'rule', '--bundle', dist])).stdout).not.toContain('Why:');
+  });
+
   it('a too-short query exits 2 with QUERY_TOO_SHORT', async () => {
     const { code, stdout } = await run(contextCommand, ['ab', '--bundle', dist, '--json']);
     expect(code).toBe(2);

@@ -7,6 +7,7 @@ import type { KddIndex } from '../../runtime/kdd-index.js';
 import { loadIndex } from '../../runtime/load.js';
 import { context } from '../../runtime/queries/context.js';
 import { search } from '../../runtime/queries/search.js';
+import { estimateJsonTokens } from '../../runtime/tokens.js';
 import { arbitraryIndex, arbitraryQuery } from './search/_random-index.js';
 
 const SHOP = fileURLToPath(new URL('../fixtures/shop', import.meta.url));
@@ -70,6 +71,31 @@ describe('context (QRY-003)', () => {
     const result = context(shop, { query_text: 'pedido', max_tokens: 300, min_score: 0 });
     expect(result.total_tokens).toBeLessThanOrEqual(300);
     expect(result.warnings.map((w) => w.code)).toContain('TOKEN_LIMIT_EXCEEDED');
+  });
+
+  it('fills the budget with every result snippet first, then full fields best first as far as they fit', () => {
+    const all = context(shop, { query_text: 'pedido cliente regla', min_score: 0, max_tokens: 1e6 });
+    expect(all.results.every((r) => r.indexed_fields !== undefined && !r.truncated)).toBe(true);
+    const full = new Map(all.results.map((r) => [r.node_id, r.tokens]));
+    const snippetOnly = all.results.map(({ indexed_fields: _, tokens: __, ...head }) => estimateJsonTokens({ ...head, truncated: true, tokens: 0 }));
+    fc.assert(
+      fc.property(fc.integer({ min: 50, max: all.total_tokens }), (maxTokens) => {
+        const r = context(shop, { query_text: 'pedido cliente regla', min_score: 0, max_tokens: maxTokens });
+        expect(r.results.map((h) => h.node_id)).toEqual(all.results.slice(0, r.results.length).map((h) => h.node_id));
+        expect(r.total_tokens).toBeLessThanOrEqual(maxTokens);
+        // A result left without its fields is one whose fields did not fit in what was left.
+        const used = r.results.reduce((sum, h) => sum + h.tokens, 0);
+        for (const h of r.results) {
+          if (!h.truncated) continue;
+          expect(h.indexed_fields).toBeUndefined();
+          expect(used + full.get(h.node_id)! - h.tokens).toBeGreaterThan(maxTokens);
+        }
+        // A result is left out only when not even its snippet entry fits.
+        const cut = r.results.length;
+        if (cut < all.results.length) expect(snippetOnly.slice(0, cut + 1).reduce((a, b) => a + b, 0)).toBeGreaterThan(maxTokens);
+      }),
+      { seed: 20, numRuns: 80 },
+    );
   });
 
   it('reports the L1 fallback', () => {

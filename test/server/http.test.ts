@@ -43,6 +43,18 @@ describe('retrieval endpoints answer with the runtime queries', () => {
     expect(body.warnings.map((w: { code: string }) => w.code)).toContain('NO_EMBEDDINGS');
   });
 
+  it('POST /v1/retrieve/context and /search with explain: true say why each result ranked', async () => {
+    for (const path of ['/v1/retrieve/context', '/v1/retrieve/search']) {
+      const res = await post(path, { query_text: 'CMD-001', explain: true });
+      expect(res.status).toBe(200);
+      const top = res.json().results[0];
+      expect(top.node_id).toBe('CMD:CMD-001');
+      expect(top.why.exact).toBe('CMD-001');
+      expect(top.why.matched[0].fields).toContain('id');
+    }
+    expect((await post('/v1/retrieve/context', { query_text: 'CMD-001' })).json().results[0].why).toBeUndefined();
+  });
+
   it('POST /v1/retrieve/search finds the event by its words and honours include_kinds (Appendix C names too)', async () => {
     const res = await post('/v1/retrieve/search', { query: 'pedido creado', kinds: ['event'], min_score: 0 });
     expect(res.status).toBe(200);

@@ -89,6 +89,7 @@ export class ShardedSearch {
       search: (query, options) => this.inner.search(query, options),
       searchTerms: (groups, options) => this.searchTerms(groups, options),
       docFrequency: (term) => (this.termLoaded(term) ? this.inner.docFrequency(term) : 0),
+      fieldsOf: (term, node) => (this.termLoaded(term) ? this.inner.fieldsOf(term, node) : []),
       lookup: (key) => this.lookup(key),
     };
   }

@@ -1,0 +1,16 @@
+/** A how-to question asks for the behaviour that does it: use cases, commands and processes. */
+import { describe, expect, it } from 'vitest';
+import { analyzeQuery } from '../../../runtime/search/rank.js';
+
+describe('how-to intent', () => {
+  it('asks for use cases, commands and processes in either language', () => {
+    for (const q of ['how does a customer cancel an order', '¿cómo se cancela un pedido?', 'como renovar un préstamo', 'steps to return a book', 'pasos para devolver un libro']) {
+      expect([...analyzeQuery(q).kinds].sort(), q).toEqual(['command', 'process', 'use-case']);
+    }
+  });
+
+  it('leaves a named kind alone and ignores "how" inside a sentence', () => {
+    expect([...analyzeQuery('how does the rule on discounts work').kinds]).not.toContain('use-case');
+    expect(analyzeQuery('the customer knows how much it costs').kinds.size).toBe(0);
+  });
+});
