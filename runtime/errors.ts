@@ -73,6 +73,14 @@ export const ERRORS = {
   INCOMPATIBLE_STRUCTURE: { message: 'Cannot merge single-domain with multi-domain indices', http: 409, exit: EXIT.FAILURE },
   CONFLICT_REJECTED: { message: 'Merge aborted: {n} conflicts detected', http: 409, exit: EXIT.FAILURE },
   OUTPUT_WRITE_FAILED: { message: 'Cannot write to output path: {output_path}', http: 500, exit: EXIT.FAILURE },
+  // Integrity guards (docs/integrity.md): refusals that leave the previous index and bundle as they were.
+  SPECS_NOT_FOUND: { message: 'Specs root {path} is not a readable folder ({detail})', http: 400, exit: EXIT.USAGE },
+  INDEX_CORRUPT: { message: 'Unreadable index file {file}: {detail}', http: 422, exit: EXIT.FAILURE },
+  MASS_DELETE_REFUSED: {
+    message: 'Refusing to build: {deleted} of {total} indexed documents would be deleted ({rule}); nothing was written. Check the specs path, or pass --allow-mass-delete',
+    http: 409,
+    exit: EXIT.FAILURE,
+  },
 
   // ── Sync (CMD-005; folder and git transports, see docs/distributed.md) ───────────────────
   NO_LOCAL_INDEX: { message: 'No local index found at {index_path}', http: 404, exit: EXIT.UNAVAILABLE },
