@@ -22,7 +22,7 @@ import { bundleHash, packBundle } from './emit/pack.js';
 import { parseManifest, parseNodeFile, readIndexDir } from './emit/read-index-dir.js';
 import { codeFingerprint } from './emit/code-fingerprint.js';
 import { packCachePath, readPackMemo, writePackMemo } from './emit/pack-cache.js';
-import { CACHE_DIR, readRecordCache, recordCachePath, restoreGraph, writeRecordCache, type ArtifactStamp, type CachedGraph } from './emit/record-cache.js';
+import { readRecordCache, recordCachePath, restoreGraph, writeRecordCache, type ArtifactStamp, type CachedGraph } from './emit/record-cache.js';
 import { readTombstones, writeTombstones, sortTombstones, type IndexContent, type Tombstone } from './emit/tombstones.js';
 import { now, type DomainEvent } from './events.js';
 import { faultPoint } from './fault.js';
@@ -135,7 +135,7 @@ export async function buildIndex(options: IndexBuildOptions): Promise<IndexBuild
   const result = withSemantic({ ...compiled, warnings: sortWarnings([...previous.warnings, ...compiled.warnings]) }, semantic);
   const written = reuse ? await writeTouched(indexDir, result, previous.content!, previous.artifacts, previous.distrusted) : await writeIndexDir(indexDir, result.manifest, result.records, result.graph);
   if (await writeTombstones(indexDir, result.tombstones)) written.written.push('tombstones.jsonl');
-  await removeTempFiles(indexDir, ['', 'edges', CACHE_DIR]);
+  await removeTempFiles(indexDir);
   // The bundle is kept only when it is provably the one this index describes: same digest of what
   // the pack reads, and its bytes still hash to its name (a torn or edited bundle is packed again).
   const digest = indexDigest(result);
@@ -171,7 +171,7 @@ async function requireSpecsDir(root: string): Promise<void> {
 
 /**
  * The mass-delete guard (docs/integrity.md): a build may not delete every document of a non-empty
- * index, nor more than {@link MASS_DELETE_SHARE} of one holding at least {@link MASS_DELETE_MIN}
+ * index (an empty folder, or another project's tree), nor more than {@link MASS_DELETE_SHARE} of one holding at least {@link MASS_DELETE_MIN}
  * documents. An empty or wrong specs folder (a typo, a checkout gone wrong) would otherwise commit
  * and sync an index of tombstones. `--allow-mass-delete` lifts it.
  */
@@ -182,10 +182,10 @@ function refuseMassDelete(previous: IndexContent | null, result: IncrementalComp
   const total = previous?.records.length ?? 0;
   const deleted = result.changes.tombstoned.length;
   if (total === 0 || deleted === 0) return;
-  const all = deleted >= total && result.graph.nodes.length === 0;
+  const all = deleted >= total;
   const most = total >= MASS_DELETE_MIN && deleted > total * MASS_DELETE_SHARE;
   if (!all && !most) return;
-  const rule = all ? 'no document would be left' : `more than ${MASS_DELETE_SHARE * 100}% of an index of ${MASS_DELETE_MIN} or more`;
+  const rule = all ? 'every indexed document would go' : `more than ${MASS_DELETE_SHARE * 100}% of an index of ${MASS_DELETE_MIN} or more`;
   throw createError('MASS_DELETE_REFUSED', { deleted, total, rule });
 }
 
@@ -206,12 +206,10 @@ function nodeFilePaths(result: IncrementalCompileResult): string[] {
   return result.records.filter((record) => winners.get(record.node.id) === record.node).map(nodeFilePath);
 }
 
-/** Temp files a killed build left in the given sub-folders of `dir` (never artifacts: they would be committed). */
-async function removeTempFiles(dir: string, folders: readonly string[]): Promise<void> {
-  for (const folder of folders) {
-    const names = await readdir(join(dir, folder)).catch(() => [] as string[]);
-    await forEachLimited(names.filter(isTempFile), (name) => rm(join(dir, folder, name), { force: true }));
-  }
+/** Temp files a killed build left anywhere in `dir` (never artifacts: they would be committed). */
+async function removeTempFiles(dir: string): Promise<void> {
+  const paths = await readdir(dir, { recursive: true }).catch(() => [] as string[]);
+  await forEachLimited(paths.filter(isTempFile), (path) => rm(join(dir, path), { force: true }));
 }
 
 /** The manifest and events after the L2 step: level, model, embedding counts, any degradation warning. */

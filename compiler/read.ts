@@ -183,6 +183,8 @@ async function scanSource(root: string, path: string, maxBytes: number, trustBef
   faultPoint('read');
   try {
     const info = await stat(full);
+    // A link to a FIFO or a device would block or never end: only regular files are read.
+    if (!info.isFile()) return warning('UNREADABLE_FILE', { file: path, detail: 'not a regular file' });
     if (info.size > maxBytes) return warning('FILE_TOO_LARGE', { file: path, size: info.size, limit: maxBytes });
     const bytes = await readFile(full);
     const text = decodeText(bytes);

@@ -103,6 +103,8 @@ export const ERRORS = {
   PAYLOAD_TOO_LARGE: { message: 'Request body exceeds {limit} bytes', http: 413, exit: EXIT.USAGE },
   UNSUPPORTED_MEDIA_TYPE: { message: 'Unsupported content type: {content_type} (expected application/json)', http: 415, exit: EXIT.USAGE },
   TIMEOUT: { message: 'Request timed out after {timeout_ms} ms', http: 504, exit: EXIT.TIMEOUT },
+  /** DNS-rebinding guard (docs/serve.md): a Host header that is neither loopback nor allowed. */
+  HOST_NOT_ALLOWED: { message: "Host '{host}' is not served here: only loopback names, the --host address and --allowed-hosts", http: 421, exit: EXIT.USAGE },
   INTERNAL_ERROR: { message: 'Internal error: {detail}', http: 500, exit: EXIT.FAILURE },
 } as const satisfies Record<string, ErrorSpec>;
 
