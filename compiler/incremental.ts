@@ -5,24 +5,24 @@
  * a function of the records and the manifest, so it is byte-identical to a full rebuild of the
  * same tree. Deleted nodes leave tombstones for merges (BR-MERGE-001 delete-wins).
  */
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { readdir, readFile, rm, stat } from 'node:fs/promises';
-import { basename, join, relative, resolve, sep } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { BUNDLE_FORMAT_VERSION } from '../runtime/bundle-format.js';
 import type { GraphEdge, IndexManifest } from '../runtime/model.js';
 import { INDEX_FORMAT_VERSION, indexedEvents, makeManifest, report, sortWarnings, type BuildOptions, type BuildReport, type CompileResult, type SkippedFile } from './pipeline.js';
 import { chunkNode } from './embed/chunk.js';
 import { semanticStage, type SemanticResult } from './embed/semantic.js';
 import { warning, type BuildWarning } from './diagnostics.js';
-import { forEachLimited, isTempFile, writeManyIfChanged } from './emit/atomic.js';
+import { forEachLimited, isTempFile, writeAtomic, writeIfChanged, writeManyIfChanged } from './emit/atomic.js';
 import { canonical, stableJson } from './emit/canonical.js';
 import { readPointer, writeDist, type BundlePointer } from './emit/dist.js';
 import { edgesJsonl, nodeFilePath, nodeFileText, patchEdgesJsonl, writeIndexDir, type IndexDirWrite } from './emit/index-dir.js';
 import { bundleHash, packBundle } from './emit/pack.js';
-import { parseManifest, parseNodeFile, readIndexDir } from './emit/read-index-dir.js';
+import { parseManifest, readIndexDir, readNodeFiles, type OnCorrupt } from './emit/read-index-dir.js';
 import { codeFingerprint } from './emit/code-fingerprint.js';
 import { packCachePath, readPackMemo, writePackMemo } from './emit/pack-cache.js';
-import { readRecordCache, recordCachePath, restoreGraph, writeRecordCache, type ArtifactStamp, type CachedGraph } from './emit/record-cache.js';
+import { CACHE_DIR, readRecordCache, recordCachePath, restoreGraph, writeRecordCache, type ArtifactStamp, type CachedGraph } from './emit/record-cache.js';
 import { readTombstones, writeTombstones, sortTombstones, type IndexContent, type Tombstone } from './emit/tombstones.js';
 import { now, type DomainEvent } from './events.js';
 import { faultPoint } from './fault.js';
@@ -107,6 +107,8 @@ interface Previous {
   graph: CachedGraph | null;
   /** Node files that are not as the previous build left them (edited, deleted): written again. */
   distrusted: ReadonlySet<string>;
+  /** Stamps of the node files that are as the previous build left them (kept for the next cache). */
+  nodeStamps: ReadonlyMap<string, ArtifactStamp>;
   /** INDEX_FILE_CORRUPT for each previous artifact that could not be used. */
   warnings: BuildWarning[];
 }
@@ -127,15 +129,20 @@ export async function buildIndex(options: IndexBuildOptions): Promise<IndexBuild
   await requireSpecsDir(resolve(options.specsDir));
   const cacheFile = options.recordCache ?? recordCachePath(indexDir);
   const previous = await loadPrevious(indexDir, options.mode ?? 'auto', cacheFile);
+  // A build that did not get to its end may have left temp files (never artifacts: they would be
+  // committed). The marker spares every other build a listing of 10k node files.
+  const marker = join(indexDir, CACHE_DIR, 'build-in-progress');
+  if (existsSync(marker)) await removeTempFiles(indexDir);
   const reuse = previous.fullReason === null;
   const compiled = await compileIncremental(options, previous.content, reuse, indexDir, { stamps: previous.stamps ?? undefined, graph: previous.graph });
   // Before anything is written: a build that would wipe the index is refused (docs/integrity.md).
   if (!options.allowMassDelete) refuseMassDelete(previous.content, compiled);
   const semantic = await semanticStage(compiled.graph, compiled.manifest, indexDir, options, true);
   const result = withSemantic({ ...compiled, warnings: sortWarnings([...previous.warnings, ...compiled.warnings]) }, semantic);
+  await writeAtomic(marker, `${process.pid}\n`);
+  await writeIfChanged(join(indexDir, CACHE_DIR, '.gitignore'), '*\n'); // the marker is never committed
   const written = reuse ? await writeTouched(indexDir, result, previous.content!, previous.artifacts, previous.distrusted) : await writeIndexDir(indexDir, result.manifest, result.records, result.graph);
   if (await writeTombstones(indexDir, result.tombstones)) written.written.push('tombstones.jsonl');
-  await removeTempFiles(indexDir);
   // The bundle is kept only when it is provably the one this index describes: same digest of what
   // the pack reads, and its bytes still hash to its name (a torn or edited bundle is packed again).
   const digest = indexDigest(result);
@@ -149,9 +156,10 @@ export async function buildIndex(options: IndexBuildOptions): Promise<IndexBuild
   // They are an optimisation: failing to write one must not fail the build.
   const caches = Promise.all([
     memo && packFile ? writePackMemo(packFile, memo).catch(() => undefined) : undefined,
-    cacheFile && (kept === null || !sameStamps(previous.stamps, result.stamps)) ? writeCache(cacheFile, result, stampFiles(indexDir, [...EDGE_FILES, ...nodeFilePaths(result)])) : undefined,
+    cacheFile && (kept === null || !sameStamps(previous.stamps, result.stamps)) ? writeCache(cacheFile, result, artifactStamps(indexDir, result, written, previous.nodeStamps)) : undefined,
   ]);
   const pointer = kept ? (await caches, kept) : await writeDist(outDir, packed!, result.manifest, caches, digest);
+  await rm(marker, { force: true });
   return {
     ...report(result, pointer, written, performance.now() - started),
     mode: reuse ? 'incremental' : 'full',
@@ -170,10 +178,10 @@ async function requireSpecsDir(root: string): Promise<void> {
 }
 
 /**
- * The mass-delete guard (docs/integrity.md): a build may not delete every document of a non-empty
- * index (an empty folder, or another project's tree), nor more than {@link MASS_DELETE_SHARE} of one holding at least {@link MASS_DELETE_MIN}
- * documents. An empty or wrong specs folder (a typo, a checkout gone wrong) would otherwise commit
- * and sync an index of tombstones. `--allow-mass-delete` lifts it.
+ * The mass-delete guard (docs/integrity.md, docs/decisions/integrity-guards.md): a build may not
+ * delete every document of a non-empty index, nor more than {@link MASS_DELETE_SHARE} of one holding
+ * at least {@link MASS_DELETE_MIN}. An empty or wrong specs folder (a typo, another project's tree)
+ * would otherwise commit and sync an index of tombstones. `--allow-mass-delete` lifts it.
  */
 export const MASS_DELETE_SHARE = 0.5;
 export const MASS_DELETE_MIN = 10;
@@ -200,10 +208,19 @@ function indexDigest(result: IncrementalCompileResult): string {
   return hash.digest('hex');
 }
 
-/** Node files the index holds after this build (winners only). */
-function nodeFilePaths(result: IncrementalCompileResult): string[] {
+/**
+ * Stamps of the edge files and of every node file the index holds after this build (winners only),
+ * for the record cache. A node file this build neither wrote nor found changed keeps the stamp it
+ * was checked against: only the files just written are stat-ed again.
+ */
+function artifactStamps(dir: string, result: IncrementalCompileResult, written: IndexDirWrite, checked: ReadonlyMap<string, ArtifactStamp>): Map<string, ArtifactStamp> {
   const winners = new Map(result.graph.nodes.map((node) => [node.id, node]));
-  return result.records.filter((record) => winners.get(record.node.id) === record.node).map(nodeFilePath);
+  const paths = result.records.filter((record) => winners.get(record.node.id) === record.node).map(nodeFilePath);
+  const rewritten = new Set(written.written);
+  const stale = paths.filter((path) => rewritten.has(path) || !checked.has(path));
+  const stamps = stampFiles(dir, [...EDGE_FILES, ...stale]);
+  for (const path of paths) if (!stamps.has(path) && checked.has(path)) stamps.set(path, checked.get(path)!);
+  return stamps;
 }
 
 /** Temp files a killed build left anywhere in `dir` (never artifacts: they would be committed). */
@@ -224,7 +241,7 @@ function withSemantic(result: IncrementalCompileResult, semantic: SemanticResult
 }
 
 async function loadPrevious(indexDir: string, mode: BuildMode, cacheFile: string | false): Promise<Previous> {
-  const none = { stamps: null, artifacts: null, graph: null, distrusted: new Set<string>() };
+  const none = { stamps: null, artifacts: null, graph: null, distrusted: new Set<string>(), nodeStamps: new Map<string, ArtifactStamp>() };
   const text = await readFile(join(indexDir, 'manifest.json'), 'utf8').catch(() => null);
   if (text === null) return { ...none, content: null, fullReason: 'no previous index', warnings: [] };
   const warnings: BuildWarning[] = [];
@@ -247,35 +264,20 @@ async function loadPrevious(indexDir: string, mode: BuildMode, cacheFile: string
   const cached = cacheFile ? await readRecordCache(cacheFile, text) : null;
   const tombstones = await readTombstones(indexDir, corrupt);
   if (cached) {
-    const distrusted = changedNodeFiles(indexDir, cached.records, cached.artifacts);
-    return { content: { manifest, records: cached.records, tombstones }, fullReason, stamps: cached.stamps, artifacts: cached.artifacts, graph: cached.graph, distrusted, warnings };
+    const { distrusted, nodeStamps } = checkNodeFiles(indexDir, cached.records, cached.artifacts);
+    return { content: { manifest, records: cached.records, tombstones }, fullReason, stamps: cached.stamps, artifacts: cached.artifacts, graph: cached.graph, distrusted, nodeStamps, warnings };
   }
   const { records } = await readIndexDir(indexDir, corrupt);
   return { ...none, content: { manifest, records, tombstones }, fullReason, warnings };
 }
 
 /** Records and tombstones of an index whose manifest is lost, under a manifest rebuilt from the records. */
-async function readIndexLeniently(indexDir: string, corrupt: (file: string, detail: string) => void): Promise<IndexContent> {
-  const records: DocumentRecord[] = [];
-  for (const file of await listNodeFiles(join(indexDir, 'nodes'))) {
-    const text = await readFile(file, 'utf8');
-    try {
-      records.push(parseNodeFile(text));
-    } catch (error) {
-      corrupt(relative(indexDir, file).split(sep).join('/'), (error as Error).message);
-    }
-  }
-  records.sort((a, b) => compare(a.node.source_file, b.node.source_file));
+async function readIndexLeniently(indexDir: string, corrupt: OnCorrupt): Promise<IndexContent> {
+  const records = await readNodeFiles(indexDir, corrupt);
   // Only what a full build reads of a previous manifest: the sources (Stale events) and the level (Deleted events).
   const sources = Object.fromEntries(records.map((record) => [record.node.source_file, record.node.source_hash]));
   const manifest = { version: INDEX_FORMAT_VERSION, index_level: 'L1', sources } as IndexManifest;
   return { manifest, records, tombstones: await readTombstones(indexDir, corrupt) };
-}
-
-async function listNodeFiles(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
-  const nested = await Promise.all(entries.map((entry) => (entry.isDirectory() ? listNodeFiles(join(dir, entry.name)) : entry.name.endsWith('.json') ? [join(dir, entry.name)] : [])));
-  return nested.flat().sort();
 }
 
 /**
@@ -283,10 +285,17 @@ async function listNodeFiles(dir: string): Promise<string[]> {
  * stamped them (or that are gone): someone edited, deleted or checked out an older one. The cached
  * record is the truth (it was made from the specs); the file is written again from it.
  */
-function changedNodeFiles(indexDir: string, records: readonly DocumentRecord[], known: ReadonlyMap<string, ArtifactStamp>): Set<string> {
-  const paths = records.map(nodeFilePath);
-  const now = stampFiles(indexDir, paths);
-  return new Set(paths.filter((path) => !sameStamp(known.get(path), now.get(path))));
+function checkNodeFiles(indexDir: string, records: readonly DocumentRecord[], known: ReadonlyMap<string, ArtifactStamp>): { distrusted: Set<string>; nodeStamps: Map<string, ArtifactStamp> } {
+  const nodeStamps = stampFiles(indexDir, records.map(nodeFilePath));
+  const distrusted = new Set<string>();
+  for (const record of records) {
+    const path = nodeFilePath(record);
+    if (!sameStamp(known.get(path), nodeStamps.get(path))) {
+      distrusted.add(path);
+      nodeStamps.delete(path);
+    }
+  }
+  return { distrusted, nodeStamps };
 }
 
 function sameStamp(a: ArtifactStamp | undefined, b: ArtifactStamp | undefined): boolean {

@@ -30,6 +30,11 @@ export type OnCorrupt = (file: string, detail: string) => void;
  */
 export async function readIndexDir(dir: string, onCorrupt?: OnCorrupt): Promise<IndexDirContent> {
   const manifest = parseManifest(await readFile(join(dir, 'manifest.json'), 'utf8'), join(dir, 'manifest.json'));
+  return { manifest, records: await readNodeFiles(dir, onCorrupt) };
+}
+
+/** The records of the node files of the index `dir`, sorted by source path (bad files as in {@link readIndexDir}). */
+export async function readNodeFiles(dir: string, onCorrupt?: OnCorrupt): Promise<DocumentRecord[]> {
   const files = await nodeFiles(join(dir, 'nodes'));
   const records = new Array<DocumentRecord | null>(files.length);
   await forEachLimited(files.map((file, i) => [file, i] as const), async ([file, i]) => {
@@ -45,7 +50,7 @@ export async function readIndexDir(dir: string, onCorrupt?: OnCorrupt): Promise<
   });
   const kept = records.filter((record): record is DocumentRecord => record !== null);
   kept.sort((a, b) => (a.node.source_file < b.node.source_file ? -1 : a.node.source_file > b.node.source_file ? 1 : 0));
-  return { manifest, records: kept };
+  return kept;
 }
 
 /**

@@ -162,6 +162,8 @@ describe('committed index files that are damaged', () => {
   it('temp files a killed build left are removed', async () => {
     const root = await shop();
     await kdd(root);
+    // What a build killed mid-write leaves: its in-progress marker and half-written temp files.
+    await writeFile(join(root, '.kdd-index', '.cache', 'build-in-progress'), '4242\n');
     await writeFile(join(root, '.kdd-index', 'manifest.json.4242.tmp'), 'half');
     await writeFile(join(root, '.kdd-index', 'nodes', 'entity', 'Pedido.json.4242.tmp'), 'half');
     await writeFile(join(root, 'dist', 'kdd.json.4242.tmp'), 'half');
