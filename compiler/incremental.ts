@@ -146,7 +146,8 @@ export async function buildIndex(options: IndexBuildOptions): Promise<IndexBuild
   // The bundle is kept only when it is provably the one this index describes: same digest of what
   // the pack reads, and its bytes still hash to its name (a torn or edited bundle is packed again).
   const digest = indexDigest(result);
-  const kept = reuse && written.written.length === 0 && written.removed.length === 0 ? await currentPointer(outDir, digest) : null;
+  const checked = join(indexDir, CACHE_DIR, 'bundles.json');
+  const kept = reuse && written.written.length === 0 && written.removed.length === 0 ? await currentPointer(outDir, digest, checked) : null;
   // Pack cache (compiler/emit/pack-cache.ts): per-node pack products, next to the record cache.
   const packFile = cacheFile === false ? null : packCachePath(indexDir);
   const memo = kept === null && packFile ? await readPackMemo(packFile) : undefined;
@@ -159,6 +160,7 @@ export async function buildIndex(options: IndexBuildOptions): Promise<IndexBuild
     cacheFile && (kept === null || !sameStamps(previous.stamps, result.stamps)) ? writeCache(cacheFile, result, artifactStamps(indexDir, result, written, previous.nodeStamps)) : undefined,
   ]);
   const pointer = kept ? (await caches, kept) : await writeDist(outDir, packed!, result.manifest, caches, digest);
+  if (!kept) await rememberBundle(checked, outDir, pointer);
   await rm(marker, { force: true });
   return {
     ...report(result, pointer, written, performance.now() - started),
@@ -594,11 +596,36 @@ async function writeTouched(dir: string, result: IncrementalCompileResult, previ
 
 /**
  * The existing pointer, if it was written for this exact index (`index_digest`) and names a bundle
- * of this format whose bytes are on disk whole (their hash is the one in its name).
+ * of this format whose bytes are on disk whole: their hash is the one in its name, or the file
+ * still has the size and times it had when this index's last build wrote or checked it (`checked`,
+ * a local cache: hashing a 60 MB bundle on every unchanged build would cost a fifth of it).
  */
-async function currentPointer(outDir: string, digest: string): Promise<BundlePointer | null> {
+async function currentPointer(outDir: string, digest: string, checked: string): Promise<BundlePointer | null> {
   const pointer = await readPointer(outDir);
   if (!pointer || pointer.format !== BUNDLE_FORMAT_VERSION || pointer.index_digest !== digest) return null;
-  const bytes = await readFile(join(outDir, pointer.bundle)).catch(() => null);
-  return bytes && bytes.byteLength === pointer.bytes && bundleHash(bytes) === pointer.hash ? pointer : null;
+  const path = join(outDir, pointer.bundle);
+  const known = (await readBundleStamps(checked))[outDir];
+  const now = statSync(path, { throwIfNoEntry: false });
+  if (known?.bundle === pointer.bundle && now && now.size === pointer.bytes && sameStamp(known, now)) return pointer;
+  const bytes = await readFile(path).catch(() => null);
+  if (!bytes || bytes.byteLength !== pointer.bytes || bundleHash(bytes) !== pointer.hash) return null;
+  await rememberBundle(checked, outDir, pointer);
+  return pointer;
+}
+
+type BundleStamps = Record<string, ArtifactStamp & { bundle: string }>;
+
+async function readBundleStamps(file: string): Promise<BundleStamps> {
+  const stamps = await readFile(file, 'utf8').then((text) => JSON.parse(text) as unknown, () => null);
+  return stamps && typeof stamps === 'object' ? (stamps as BundleStamps) : {};
+}
+
+/** Records the stamp of the bundle `pointer` names in `outDir`, as written or checked just now. */
+async function rememberBundle(file: string, outDir: string, pointer: BundlePointer): Promise<void> {
+  const info = statSync(join(outDir, pointer.bundle), { throwIfNoEntry: false });
+  if (!info) return;
+  const stamps = await readBundleStamps(file);
+  stamps[outDir] = { bundle: pointer.bundle, size: info.size, mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs };
+  // An optimisation like the other caches: failing to write it must not fail the build.
+  await writeAtomic(file, `${JSON.stringify(stamps)}\n`).catch(() => undefined);
 }

@@ -4,7 +4,7 @@
  * they were. Each case was first seen failing (stale bundle, takeover, wipe, raw SyntaxError…).
  */
 import { execFileSync } from 'node:child_process';
-import { appendFile, cp, mkdir, mkdtemp, readdir, readFile, rename, rm, symlink, truncate, unlink, writeFile } from 'node:fs/promises';
+import { appendFile, chmod, cp, mkdir, mkdtemp, readdir, readFile, rename, rm, symlink, truncate, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -289,6 +289,15 @@ describe('other hostile trees', () => {
     await writeFile(join(root, 'specs', 'Empty.md'), '');
     const report = await kdd(root);
     expect(report.warnings).toContainEqual(expect.objectContaining({ code: 'EMPTY_DOCUMENT', file: 'Empty.md' }));
+  });
+
+  it.skipIf(process.getuid?.() === 0)('a file without read permission is an UNREADABLE_FILE warning naming it', async () => {
+    const root = await shop();
+    await writeFile(join(root, 'specs', 'Locked.md'), '---\nkind: entity\n---\n# Locked\n');
+    await chmod(join(root, 'specs', 'Locked.md'), 0o000);
+    const report = await kdd(root);
+    expect(report.warnings).toContainEqual(expect.objectContaining({ code: 'UNREADABLE_FILE', file: 'Locked.md' }));
+    await chmod(join(root, 'specs', 'Locked.md'), 0o644);
   });
 
   it('a dangling link and a link to a folder are UNREADABLE_FILE warnings, never a crash or a hang', async () => {
