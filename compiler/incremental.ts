@@ -7,7 +7,7 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { readdir, readFile, rm, stat } from 'node:fs/promises';
-import { basename, join, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { BUNDLE_FORMAT_VERSION } from '../runtime/bundle-format.js';
 import type { GraphEdge, IndexManifest } from '../runtime/model.js';
 import { INDEX_FORMAT_VERSION, indexedEvents, makeManifest, report, sortWarnings, type BuildOptions, type BuildReport, type CompileResult, type SkippedFile } from './pipeline.js';
@@ -288,10 +288,10 @@ async function readIndexLeniently(indexDir: string, corrupt: OnCorrupt): Promise
  * record is the truth (it was made from the specs); the file is written again from it.
  */
 function checkNodeFiles(indexDir: string, records: readonly DocumentRecord[], known: ReadonlyMap<string, ArtifactStamp>): { distrusted: Set<string>; nodeStamps: Map<string, ArtifactStamp> } {
-  const nodeStamps = stampFiles(indexDir, records.map(nodeFilePath));
+  const paths = records.map(nodeFilePath);
+  const nodeStamps = stampFiles(indexDir, paths);
   const distrusted = new Set<string>();
-  for (const record of records) {
-    const path = nodeFilePath(record);
+  for (const path of paths) {
     if (!sameStamp(known.get(path), nodeStamps.get(path))) {
       distrusted.add(path);
       nodeStamps.delete(path);
@@ -604,7 +604,7 @@ async function currentPointer(outDir: string, digest: string, checked: string): 
   const pointer = await readPointer(outDir);
   if (!pointer || pointer.format !== BUNDLE_FORMAT_VERSION || pointer.index_digest !== digest) return null;
   const path = join(outDir, pointer.bundle);
-  const known = (await readBundleStamps(checked))[outDir];
+  const known = (await readBundleStamps(checked))[bundleKey(checked, outDir)];
   const now = statSync(path, { throwIfNoEntry: false });
   if (known?.bundle === pointer.bundle && now && now.size === pointer.bytes && sameStamp(known, now)) return pointer;
   const bytes = await readFile(path).catch(() => null);
@@ -613,7 +613,11 @@ async function currentPointer(outDir: string, digest: string, checked: string): 
   return pointer;
 }
 
+/** Out folder → the stamp of its bundle. */
 type BundleStamps = Record<string, ArtifactStamp & { bundle: string }>;
+
+/** Out folders are named relative to the cache file: no machine path lands in the index folder. */
+const bundleKey = (file: string, outDir: string) => relative(dirname(file), outDir).split(sep).join('/');
 
 async function readBundleStamps(file: string): Promise<BundleStamps> {
   const stamps = await readFile(file, 'utf8').then((text) => JSON.parse(text) as unknown, () => null);
@@ -625,7 +629,7 @@ async function rememberBundle(file: string, outDir: string, pointer: BundlePoint
   const info = statSync(join(outDir, pointer.bundle), { throwIfNoEntry: false });
   if (!info) return;
   const stamps = await readBundleStamps(file);
-  stamps[outDir] = { bundle: pointer.bundle, size: info.size, mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs };
+  stamps[bundleKey(file, outDir)] = { bundle: pointer.bundle, size: info.size, mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs };
   // An optimisation like the other caches: failing to write it must not fail the build.
   await writeAtomic(file, `${JSON.stringify(stamps)}\n`).catch(() => undefined);
 }
