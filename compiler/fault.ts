@@ -9,7 +9,7 @@
 /** `write`: every atomic file write, twice (before the temp file, before its rename); `remove`: every artifact removal. */
 export type FaultStage = 'read' | 'extract' | 'link' | 'pack' | 'write' | 'remove';
 
-const spec = process.env.KDD_FAULT_AT;
+const spec = process.env.KDD_FAULT_AT || undefined;
 const counts = new Map<FaultStage, number>();
 const target = spec && spec !== 'count' ? parse(spec) : null;
 
