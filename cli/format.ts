@@ -6,7 +6,8 @@
 /** Aligned columns separated by two spaces; the last column is never padded. */
 export function table(headers: readonly string[], rows: ReadonlyArray<readonly string[]>, indent = '  '): string {
   if (rows.length === 0) return `${indent}(none)\n`;
-  const widths = headers.map((header, column) => Math.max(header.length, ...rows.map((row) => (row[column] ?? '').length)));
+  // A loop, not Math.max(...rows): spreading 100k+ rows (health of a large tree) overflows the call stack.
+  const widths = headers.map((header, column) => rows.reduce((width, row) => Math.max(width, (row[column] ?? '').length), header.length));
   const line = (cells: readonly string[]) =>
     indent +
     cells

@@ -69,5 +69,12 @@ export const processIO = (): CliIO => ({
 
 const invokedDirectly = process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href;
 if (invokedDirectly) {
+  // `kdd health --json | head`: the reader went away, which is not an error of ours: stop quietly.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE') process.exit(0);
+      throw error;
+    });
+  }
   process.exitCode = await runCli(process.argv.slice(2), processIO());
 }

@@ -7,11 +7,15 @@ export const WARNINGS = {
   INVALID_FRONT_MATTER: 'Invalid or missing front-matter in {file}: {detail}',
   UNKNOWN_KIND: "Unknown kind '{kind}' in {file}",
   KIND_LOCATION_MISMATCH: "{kind} '{id}' found outside expected path {expected}",
-  DUPLICATE_ID: "Duplicate node id {id}: {file} ignored, already defined by {other}",
+  DUPLICATE_ID: 'Duplicate node id {id}: {file} ignored, the id stays with {other} (committed first, else first path)',
   EXTRACTION_FAILED: 'Extraction failed for {file}: {detail}',
   BINARY_FILE: 'Binary content in {file}: not a text spec, skipped',
   FILE_TOO_LARGE: 'File {file} is {size} bytes, over the {limit}-byte limit: skipped',
   UNREADABLE_FILE: 'Cannot read {file}: {detail}',
+  SYMLINK_OUTSIDE_ROOT: 'Symbolic link {file} points outside the specs root ({target}): not read',
+  EMPTY_DOCUMENT: 'Empty file {file}: nothing to index',
+  /** A `.kdd-index/` file a build could not use: it is rebuilt from the specs. */
+  INDEX_FILE_CORRUPT: 'Index file {file} is unreadable ({detail}): rebuilt from the specs',
   EMBEDDING_FAILED: '{detail}',
   AMBIGUOUS_LINK: "Link [[{target}]] in {file} matches several nodes ({candidates}); using {chosen}",
   /** L3: an enrichment file or relation that a build cannot use (compiler/enrich). */

@@ -20,9 +20,11 @@ export interface GitFacts {
   commitTimes: ReadonlyMap<string, string>;
   /** Commit time (ISO) of HEAD: when deletions recorded now happened. Null outside git. */
   headTime: string | null;
+  /** Path relative to the specs root → ISO commit time of the oldest commit touching it (duplicate ids: the older file keeps the id). */
+  firstCommitTimes: ReadonlyMap<string, string>;
 }
 
-const NO_GIT: GitFacts = { commit: null, commitTimes: new Map(), headTime: null };
+const NO_GIT: GitFacts = { commit: null, commitTimes: new Map(), headTime: null, firstCommitTimes: new Map() };
 
 async function git(cwd: string, args: string[]): Promise<string | null> {
   try {
@@ -44,6 +46,7 @@ export async function readGitFacts(specsRoot: string): Promise<GitFacts> {
   // The same pass gives the newest commit touching the specs (its first `@` line).
   const log = await git(specsRoot, ['log', '--format=@%H %cI', '--name-only', '--relative', '--no-renames', '--', '.']);
   const commitTimes = new Map<string, string>();
+  const firstCommitTimes = new Map<string, string>();
   let commit: string | null = null;
   let current = '';
   for (const line of (log ?? '').split('\n')) {
@@ -51,9 +54,13 @@ export async function readGitFacts(specsRoot: string): Promise<GitFacts> {
       const [hash, time] = line.slice(1).split(' ');
       commit ??= hash!;
       current = new Date(time!).toISOString();
-    } else if (line && !commitTimes.has(line)) commitTimes.set(line, current);
+    } else if (line) {
+      // Newest first: the first time a path shows is its newest commit, the last its oldest.
+      if (!commitTimes.has(line)) commitTimes.set(line, current);
+      firstCommitTimes.set(line, current);
+    }
   }
-  return { commit, commitTimes, headTime };
+  return { commit, commitTimes, headTime, firstCommitTimes };
 }
 
 /** Whether `dir` or a folder above it holds `.git` (a folder, or a file in worktrees and submodules). */

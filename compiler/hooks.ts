@@ -3,8 +3,9 @@
  * build). The hook is a marked shell block, so it lives next to whatever else the hook does:
  * appended to an existing `.git/hooks/<kind>` or `.husky/<kind>`, added as a lefthook command, and
  * removed again without touching anything outside the markers. It calls the project-local CLI
- * (`$KDD_BIN`, else `node_modules/.bin/kdd`, else `npx --no-install kdd`), works offline, and
- * never blocks a commit on an index failure unless installed with `--strict`.
+ * (`$KDD_BIN`, else `node_modules/.bin/kdd`, else `kdd` on the PATH; none of them: a message that
+ * says the index was not rebuilt and how to fix it), works offline, and never blocks a commit on
+ * an index failure unless installed with `--strict`.
  */
 import { execFile } from 'node:child_process';
 import { chmod, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
@@ -54,7 +55,7 @@ export function hookBlock(options: Omit<HookOptions, 'repo'>): string {
   const build = `kdd_index build ${quote(options.specsDir ?? 'specs')} --incremental --index-dir ${quote(index)} --out ${quote(options.outDir ?? 'dist')}`;
   const onFailure = options.strict
     ? `  echo "kdd-index: index build failed; commit blocked (--strict)" >&2\n  exit 1`
-    : `  echo "kdd-index: index build failed; commit not blocked (run 'kdd build' to see why)" >&2`;
+    : `  echo "kdd-index: index build failed; commit not blocked, but ${index} may be stale (run 'kdd build' to see why; 'kdd hook install --strict' blocks such commits)" >&2`;
   const onSuccess = kind === 'pre-commit' ? `  git add -A -- ${quote(index)}` : '  :';
   const gate =
     options.check && kind === 'pre-commit'
@@ -71,7 +72,11 @@ export function hookBlock(options: Omit<HookOptions, 'repo'>): string {
     'kdd_index() {',
     '  if [ -n "${KDD_BIN:-}" ]; then $KDD_BIN "$@"',
     '  elif [ -x ./node_modules/.bin/kdd ]; then ./node_modules/.bin/kdd "$@"',
-    '  else npx --no-install kdd "$@"',
+    '  elif command -v kdd >/dev/null 2>&1; then kdd "$@"',
+    '  else',
+    `    echo "kdd-index: kdd CLI not found (no \\$KDD_BIN, no ./node_modules/.bin/kdd, no kdd on PATH): ${index} was NOT rebuilt and may now be stale." >&2`,
+    `    echo "kdd-index: fix: run 'npm install' (kdd-index as a dev dependency), or set KDD_BIN to the CLI, then run 'kdd build'." >&2`,
+    '    return 127',
     '  fi',
     '}',
     ...gate,

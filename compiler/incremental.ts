@@ -5,23 +5,29 @@
  * a function of the records and the manifest, so it is byte-identical to a full rebuild of the
  * same tree. Deleted nodes leave tombstones for merges (BR-MERGE-001 delete-wins).
  */
-import { access, readFile, rm, stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
+import { readdir, readFile, rm, stat } from 'node:fs/promises';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { BUNDLE_FORMAT_VERSION } from '../runtime/bundle-format.js';
 import type { GraphEdge, IndexManifest } from '../runtime/model.js';
 import { INDEX_FORMAT_VERSION, indexedEvents, makeManifest, report, sortWarnings, type BuildOptions, type BuildReport, type CompileResult, type SkippedFile } from './pipeline.js';
 import { chunkNode } from './embed/chunk.js';
 import { semanticStage, type SemanticResult } from './embed/semantic.js';
-import type { BuildWarning } from './diagnostics.js';
-import { forEachLimited, writeManyIfChanged } from './emit/atomic.js';
+import { warning, type BuildWarning } from './diagnostics.js';
+import { forEachLimited, isTempFile, writeAtomic, writeIfChanged, writeManyIfChanged } from './emit/atomic.js';
 import { canonical, stableJson } from './emit/canonical.js';
 import { readPointer, writeDist, type BundlePointer } from './emit/dist.js';
 import { edgesJsonl, nodeFilePath, nodeFileText, patchEdgesJsonl, writeIndexDir, type IndexDirWrite } from './emit/index-dir.js';
-import { packBundle } from './emit/pack.js';
+import { bundleHash, packBundle } from './emit/pack.js';
+import { parseManifest, readIndexDir, readNodeFiles, type OnCorrupt } from './emit/read-index-dir.js';
+import { codeFingerprint } from './emit/code-fingerprint.js';
 import { packCachePath, readPackMemo, writePackMemo } from './emit/pack-cache.js';
-import { readRecordCache, recordCachePath, restoreGraph, writeRecordCache, type ArtifactStamp, type CachedGraph } from './emit/record-cache.js';
-import { readIndex, readTombstones, writeTombstones, sortTombstones, type IndexContent, type Tombstone } from './emit/tombstones.js';
+import { CACHE_DIR, readRecordCache, recordCachePath, restoreGraph, writeRecordCache, type ArtifactStamp, type CachedGraph } from './emit/record-cache.js';
+import { readTombstones, writeTombstones, sortTombstones, type IndexContent, type Tombstone } from './emit/tombstones.js';
 import { now, type DomainEvent } from './events.js';
+import { faultPoint } from './fault.js';
+import { createError, isKddError } from '../runtime/errors.js';
+import { createHash } from 'node:crypto';
 import { readGitFacts } from './git.js';
 import { changedSince, trustedSources, type GitRange } from './git-changes.js';
 import { compare, linkRecords, relinkRecords, sameLinkInputs, sameNodeEntry, type Graph } from './graph/link.js';
@@ -43,6 +49,8 @@ export interface IndexBuildOptions extends BuildOptions {
   recordCache?: string | false;
   /** CMD-002: take the changed files from `git diff` over this range instead of hashing every file. */
   since?: GitRange;
+  /** Lifts the mass-delete guard (`--allow-mass-delete`, docs/integrity.md). Default false. */
+  allowMassDelete?: boolean;
 }
 
 /** What changed since the previous index (paths relative to the specs root, node ids for tombstones). */
@@ -100,6 +108,12 @@ interface Previous {
   artifacts: ReadonlyMap<string, ArtifactStamp> | null;
   /** The previous graph, when the record cache was fresh and held it. */
   graph: CachedGraph | null;
+  /** Node files that are not as the previous build left them (edited, deleted): written again. */
+  distrusted: ReadonlySet<string>;
+  /** Stamps of the node files that are as the previous build left them (kept for the next cache). */
+  nodeStamps: ReadonlyMap<string, ArtifactStamp>;
+  /** INDEX_FILE_CORRUPT for each previous artifact that could not be used. */
+  warnings: BuildWarning[];
 }
 
 /** What the record cache adds to the previous index (compiler/emit/record-cache.ts). */
@@ -115,28 +129,43 @@ export async function buildIndex(options: IndexBuildOptions): Promise<IndexBuild
   const started = performance.now();
   const indexDir = resolve(options.indexDir ?? '.kdd-index');
   const outDir = resolve(options.outDir ?? 'dist');
+  await requireSpecsDir(resolve(options.specsDir));
   const cacheFile = options.recordCache ?? recordCachePath(indexDir);
   const previous = await loadPrevious(indexDir, options.mode ?? 'auto', cacheFile);
+  // A build that did not get to its end may have left temp files (never artifacts: they would be
+  // committed). The marker spares every other build a listing of 10k node files.
+  const marker = join(indexDir, CACHE_DIR, 'build-in-progress');
+  if (existsSync(marker)) await removeTempFiles(indexDir);
   const reuse = previous.fullReason === null;
   const changedFiles = options.since ? await changedSince(resolve(options.specsDir), options.since) : options.changedFiles;
   const compiled = await compileIncremental({ ...options, changedFiles }, previous.content, reuse, indexDir, { stamps: previous.stamps ?? undefined, graph: previous.graph });
+  // Before anything is written: a build that would wipe the index is refused (docs/integrity.md).
+  if (!options.allowMassDelete) refuseMassDelete(previous.content, compiled);
   const semantic = await semanticStage(compiled.graph, compiled.manifest, indexDir, options, true);
-  const result = withSemantic(compiled, semantic);
-  const written = reuse ? await writeTouched(indexDir, result, previous.content!, previous.artifacts) : await writeIndexDir(indexDir, result.manifest, result.records, result.graph);
+  const result = withSemantic({ ...compiled, warnings: sortWarnings([...previous.warnings, ...compiled.warnings]) }, semantic);
+  await writeAtomic(marker, `${process.pid}\n`);
+  await writeIfChanged(join(indexDir, CACHE_DIR, '.gitignore'), '*\n'); // the marker is never committed
+  const written = reuse ? await writeTouched(indexDir, result, previous.content!, previous.artifacts, previous.distrusted) : await writeIndexDir(indexDir, result.manifest, result.records, result.graph);
   if (await writeTombstones(indexDir, result.tombstones)) written.written.push('tombstones.jsonl');
-  // Unchanged artifacts ⇒ unchanged records and manifest ⇒ the same bundle: skip the costly pack.
-  const kept = reuse && written.written.length === 0 && written.removed.length === 0 ? await currentPointer(outDir) : null;
+  // The bundle is kept only when it is provably the one this index describes: same digest of what
+  // the pack reads, and its bytes still hash to its name (a torn or edited bundle is packed again).
+  const digest = indexDigest(result);
+  const checked = join(indexDir, CACHE_DIR, 'bundles.json');
+  const kept = reuse && written.written.length === 0 && written.removed.length === 0 ? await currentPointer(outDir, digest, checked) : null;
   // Pack cache (compiler/emit/pack-cache.ts): per-node pack products, next to the record cache.
   const packFile = cacheFile === false ? null : packCachePath(indexDir);
   const memo = kept === null && packFile ? await readPackMemo(packFile) : undefined;
+  if (!kept) faultPoint('pack');
   const packed = kept ? null : packBundle({ ...result.graph, manifest: result.manifest, vectors: semantic.vectors }, { memo });
   // Caches before the pointer: once kdd.json changes the build is over, for readers and hot swap alike.
   // They are an optimisation: failing to write one must not fail the build.
   const caches = Promise.all([
     memo && packFile ? writePackMemo(packFile, memo).catch(() => undefined) : undefined,
-    cacheFile && (kept === null || !sameStamps(previous.stamps, result.stamps)) ? stampFiles(indexDir, EDGE_FILES).then((stamps) => writeCache(cacheFile, result, stamps)) : undefined,
+    cacheFile && (kept === null || !sameStamps(previous.stamps, result.stamps)) ? writeCache(cacheFile, result, artifactStamps(indexDir, result, written, previous.nodeStamps)) : undefined,
   ]);
-  const pointer = kept ? (await caches, kept) : await writeDist(outDir, packed!, result.manifest, caches);
+  const pointer = kept ? (await caches, kept) : await writeDist(outDir, packed!, result.manifest, caches, digest);
+  if (!kept) await rememberBundle(checked, outDir, pointer);
+  await rm(marker, { force: true });
   return {
     ...report(result, pointer, written, performance.now() - started),
     mode: reuse ? 'incremental' : 'full',
@@ -145,6 +174,65 @@ export async function buildIndex(options: IndexBuildOptions): Promise<IndexBuild
     tombstones: result.tombstones.length,
     bundle_reused: kept !== null,
   };
+}
+
+/** SPECS_NOT_FOUND unless `root` is a folder: a typo must not read as "every document deleted". */
+async function requireSpecsDir(root: string): Promise<void> {
+  const info = await stat(root).catch((error: NodeJS.ErrnoException) => error);
+  if (info instanceof Error) throw createError('SPECS_NOT_FOUND', { path: root, detail: info.code ?? info.message });
+  if (!info.isDirectory()) throw createError('SPECS_NOT_FOUND', { path: root, detail: 'a file, not a folder' });
+}
+
+/**
+ * The mass-delete guard (docs/integrity.md, docs/decisions/integrity-guards.md): a build may not
+ * delete every document of a non-empty index, nor more than {@link MASS_DELETE_SHARE} of one holding
+ * at least {@link MASS_DELETE_MIN}. An empty or wrong specs folder (a typo, another project's tree)
+ * would otherwise commit and sync an index of tombstones. `--allow-mass-delete` lifts it.
+ */
+export const MASS_DELETE_SHARE = 0.5;
+export const MASS_DELETE_MIN = 10;
+
+function refuseMassDelete(previous: IndexContent | null, result: IncrementalCompileResult): void {
+  const total = previous?.records.length ?? 0;
+  const deleted = result.changes.tombstoned.length;
+  if (total === 0 || deleted === 0) return;
+  const all = deleted >= total;
+  const most = total >= MASS_DELETE_MIN && deleted > total * MASS_DELETE_SHARE;
+  if (!all && !most) return;
+  const rule = all ? 'every indexed document would go' : `more than ${MASS_DELETE_SHARE * 100}% of an index of ${MASS_DELETE_MIN} or more`;
+  throw createError('MASS_DELETE_REFUSED', { deleted, total, rule });
+}
+
+/**
+ * What the bundle is a function of, hashed: the manifest (every source hash, level, model,
+ * enrichments), each node's source file and git time (a duplicate id's winner, `indexed_at`) and
+ * the code that packs. `kdd.json` records it; a pointer with another digest is stale.
+ */
+function indexDigest(result: IncrementalCompileResult): string {
+  const hash = createHash('sha256').update(codeFingerprint()).update('\0').update(stableJson(result.manifest));
+  for (const node of result.graph.nodes) hash.update(`\0${node.id}\0${node.source_file}\0${node.indexed_at ?? ''}`);
+  return hash.digest('hex');
+}
+
+/**
+ * Stamps of the edge files and of every node file the index holds after this build (winners only),
+ * for the record cache. A node file this build neither wrote nor found changed keeps the stamp it
+ * was checked against: only the files just written are stat-ed again.
+ */
+function artifactStamps(dir: string, result: IncrementalCompileResult, written: IndexDirWrite, checked: ReadonlyMap<string, ArtifactStamp>): Map<string, ArtifactStamp> {
+  const winners = new Map(result.graph.nodes.map((node) => [node.id, node]));
+  const paths = result.records.filter((record) => winners.get(record.node.id) === record.node).map(nodeFilePath);
+  const rewritten = new Set(written.written);
+  const stale = paths.filter((path) => rewritten.has(path) || !checked.has(path));
+  const stamps = stampFiles(dir, [...EDGE_FILES, ...stale]);
+  for (const path of paths) if (!stamps.has(path) && checked.has(path)) stamps.set(path, checked.get(path)!);
+  return stamps;
+}
+
+/** Temp files a killed build left anywhere in `dir` (never artifacts: they would be committed). */
+async function removeTempFiles(dir: string): Promise<void> {
+  const paths = await readdir(dir, { recursive: true }).catch(() => [] as string[]);
+  await forEachLimited(paths.filter(isTempFile), (path) => rm(join(dir, path), { force: true }));
 }
 
 /** The manifest and events after the L2 step: level, model, embedding counts, any degradation warning. */
@@ -159,17 +247,65 @@ function withSemantic(result: IncrementalCompileResult, semantic: SemanticResult
 }
 
 async function loadPrevious(indexDir: string, mode: BuildMode, cacheFile: string | false): Promise<Previous> {
+  const none = { stamps: null, artifacts: null, graph: null, distrusted: new Set<string>(), nodeStamps: new Map<string, ArtifactStamp>() };
   const text = await readFile(join(indexDir, 'manifest.json'), 'utf8').catch(() => null);
-  const manifest = text === null ? null : (JSON.parse(text) as IndexManifest);
-  if (!manifest) return { content: null, fullReason: 'no previous index', stamps: null, artifacts: null, graph: null };
+  if (text === null) return { ...none, content: null, fullReason: 'no previous index', warnings: [] };
+  const warnings: BuildWarning[] = [];
+  const corrupt = (file: string, detail: string) => warnings.push(warning('INDEX_FILE_CORRUPT', { file: `${basename(indexDir)}/${file}`, detail }));
+  let manifest: IndexManifest;
+  try {
+    manifest = parseManifest(text, 'manifest.json');
+  } catch (error) {
+    if (!isKddError(error)) throw error;
+    corrupt('manifest.json', String(error.params.detail));
+    // The node files and tombstones are still read: deletions keep their tombstones.
+    const content = await readIndexLeniently(indexDir, corrupt);
+    return { ...none, content, fullReason: 'previous manifest.json unreadable', warnings };
+  }
   if (manifest.version !== INDEX_FORMAT_VERSION) {
-    return { content: null, fullReason: `index format ${manifest.version} differs from ${INDEX_FORMAT_VERSION}`, stamps: null, artifacts: null, graph: null };
+    return { ...none, content: null, fullReason: `index format ${manifest.version} differs from ${INDEX_FORMAT_VERSION}`, warnings };
   }
   const fullReason = mode === 'full' ? 'full build requested' : null;
   // Even a forced full build reads the previous index: deletions still need tombstones and events.
-  const cached = cacheFile ? await readRecordCache(cacheFile, text!) : null;
-  if (cached) return { content: { manifest, records: cached.records, tombstones: await readTombstones(indexDir) }, fullReason, stamps: cached.stamps, artifacts: cached.artifacts, graph: cached.graph };
-  return { content: await readIndex(indexDir), fullReason, stamps: null, artifacts: null, graph: null };
+  const cached = cacheFile ? await readRecordCache(cacheFile, text) : null;
+  const tombstones = await readTombstones(indexDir, corrupt);
+  if (cached) {
+    const { distrusted, nodeStamps } = checkNodeFiles(indexDir, cached.records, cached.artifacts);
+    return { content: { manifest, records: cached.records, tombstones }, fullReason, stamps: cached.stamps, artifacts: cached.artifacts, graph: cached.graph, distrusted, nodeStamps, warnings };
+  }
+  const { records } = await readIndexDir(indexDir, corrupt);
+  return { ...none, content: { manifest, records, tombstones }, fullReason, warnings };
+}
+
+/** Records and tombstones of an index whose manifest is lost, under a manifest rebuilt from the records. */
+async function readIndexLeniently(indexDir: string, corrupt: OnCorrupt): Promise<IndexContent> {
+  const records = await readNodeFiles(indexDir, corrupt);
+  // Only what a full build reads of a previous manifest: the sources (Stale events) and the level (Deleted events).
+  const sources = Object.fromEntries(records.map((record) => [record.node.source_file, record.node.source_hash]));
+  const manifest = { version: INDEX_FORMAT_VERSION, index_level: 'L1', sources } as IndexManifest;
+  return { manifest, records, tombstones: await readTombstones(indexDir, corrupt) };
+}
+
+/**
+ * Node files of `records` whose size or times moved since the build that wrote the record cache
+ * stamped them (or that are gone): someone edited, deleted or checked out an older one. The cached
+ * record is the truth (it was made from the specs); the file is written again from it.
+ */
+function checkNodeFiles(indexDir: string, records: readonly DocumentRecord[], known: ReadonlyMap<string, ArtifactStamp>): { distrusted: Set<string>; nodeStamps: Map<string, ArtifactStamp> } {
+  const paths = records.map(nodeFilePath);
+  const nodeStamps = stampFiles(indexDir, paths);
+  const distrusted = new Set<string>();
+  for (const path of paths) {
+    if (!sameStamp(known.get(path), nodeStamps.get(path))) {
+      distrusted.add(path);
+      nodeStamps.delete(path);
+    }
+  }
+  return { distrusted, nodeStamps };
+}
+
+function sameStamp(a: ArtifactStamp | undefined, b: ArtifactStamp | undefined): boolean {
+  return a !== undefined && b !== undefined && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs;
 }
 
 /** The record cache for the index just written: its node files' records, the specs' and the edge files' stamps. */
@@ -185,23 +321,21 @@ async function writeCache(file: string, result: IncrementalCompileResult, artifa
 /** The whole-tree files a link pass writes. */
 const EDGE_FILES = ['edges/edges.jsonl', 'edges/dangling.jsonl'];
 
-async function stampFiles(dir: string, paths: readonly string[]): Promise<Map<string, ArtifactStamp>> {
+/** Size and times of each of `paths` under `dir` that exists (synchronous: 10k stats in tens of ms). */
+function stampFiles(dir: string, paths: readonly string[]): Map<string, ArtifactStamp> {
   const stamps = new Map<string, ArtifactStamp>();
   for (const path of paths) {
-    const info = await stat(join(dir, path)).catch(() => null);
+    const info = statSync(join(dir, path), { throwIfNoEntry: false });
     if (info) stamps.set(path, { size: info.size, mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs });
   }
   return stamps;
 }
 
 /** Whether every file of `paths` is still as the previous build stamped it. */
-async function unchangedFiles(dir: string, paths: readonly string[], known: ReadonlyMap<string, ArtifactStamp> | null): Promise<boolean> {
+function unchangedFiles(dir: string, paths: readonly string[], known: ReadonlyMap<string, ArtifactStamp> | null): boolean {
   if (!known) return false;
-  const now = await stampFiles(dir, paths);
-  return paths.every((path) => {
-    const [a, b] = [known.get(path), now.get(path)];
-    return a !== undefined && b !== undefined && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs;
-  });
+  const now = stampFiles(dir, paths);
+  return paths.every((path) => sameStamp(known.get(path), now.get(path)));
 }
 
 function sameStamps(a: ReadonlyMap<string, SourceStamp> | null, b: ReadonlyMap<string, SourceStamp>): boolean {
@@ -249,6 +383,7 @@ export async function compileIncremental(
       records.push(record);
     } else {
       const started = performance.now();
+      faultPoint('extract');
       // withTexts read every file that reaches this branch.
       const outcome = extractDocument({ path: file.path, text: file.text ?? '', hash: file.hash }, { indexedAt });
       warnings.push(...outcome.warnings);
@@ -270,7 +405,8 @@ export async function compileIncremental(
   });
   // L3 (#9): agent edges and summaries from `.kdd-index/enrichments/`, current ones only.
   const enrichments = indexDir ? await readEnrichments(indexDir) : undefined;
-  const { enriched, sameLinks, relinked } = graphOf(records, reuse ? previous : null, prior, enrichments, cache.graph ?? null);
+  faultPoint('link');
+  const { enriched, sameLinks, relinked } = graphOf(records, reuse ? previous : null, prior, enrichments, cache.graph ?? null, git.firstCommitTimes);
   const graph = enriched.graph;
   warnings.push(...graph.warnings, ...enriched.warnings);
   const manifest = enrichManifest(makeManifest(graph, records, git, options.indexedBy ?? null), enriched.applied);
@@ -310,6 +446,7 @@ function graphOf(
   prior: ReadonlyMap<string, DocumentRecord>,
   enrichments: EnrichmentSet | undefined,
   cached: CachedGraph | null,
+  firstCommitTimes: ReadonlyMap<string, string>,
 ): { enriched: AppliedEnrichments; sameLinks: boolean; relinked: IncrementalCompileResult['relinked'] } {
   const sameNodes =
     previous !== null &&
@@ -322,7 +459,7 @@ function graphOf(
   const sameLinks = changed !== null && changed.length === 0;
   const unenriched = !previous?.manifest.enrichments && (!enrichments || (enrichments.enrichments.length === 0 && enrichments.warnings.length === 0));
   const before = changed && unenriched && cached ? restoreOrNull(records, cached) : null;
-  if (!before) return { enriched: applyEnrichments(linkRecords(records), enrichments), sameLinks, relinked: null };
+  if (!before) return { enriched: applyEnrichments(linkRecords(records, firstCommitTimes), enrichments), sameLinks, relinked: null };
   if (sameLinks) return { enriched: { graph: before, warnings: [], applied: [] }, sameLinks, relinked: null };
   const ids = new Set(changed!.map((record) => record.node.id));
   return { enriched: { graph: relinkRecords(records, before, ids), warnings: [], applied: [] }, sameLinks, relinked: { previous: before.edges, changed: ids } };
@@ -431,16 +568,16 @@ async function deletedEvents(deleted: readonly Tombstone[], docIds: ReadonlyMap<
  * of node files whose node is gone, and the three whole-tree files when their text changed. Equal to
  * what `writeIndexDir` would leave, without reading back 10k unchanged node files.
  */
-async function writeTouched(dir: string, result: IncrementalCompileResult, previous: IndexContent, artifacts: ReadonlyMap<string, ArtifactStamp> | null): Promise<IndexDirWrite> {
+async function writeTouched(dir: string, result: IncrementalCompileResult, previous: IndexContent, artifacts: ReadonlyMap<string, ArtifactStamp> | null, distrusted: ReadonlySet<string>): Promise<IndexDirWrite> {
   const winners = new Map(result.graph.nodes.map((node) => [node.id, node]));
   const current = new Map<string, DocumentRecord>();
   for (const record of result.records) if (winners.get(record.node.id) === record.node) current.set(nodeFilePath(record), record);
-  const before = new Set(previous.records.map(nodeFilePath));
+  const before = new Map(previous.records.map((record) => [nodeFilePath(record), record]));
   const files = new Map<string, string | Uint8Array>([['manifest.json', stableJson(result.manifest)]]);
   // The same graph as last time, and edge files as the last build left them: nothing to write
   // there, and no 30 MB of JSON to produce (10k tree) only to find that out. A graph with some
   // nodes linked again: their lines are patched into the file the last build left.
-  const trusted = (result.sameGraph || result.relinked !== null) && (await unchangedFiles(dir, EDGE_FILES, artifacts));
+  const trusted = (result.sameGraph || result.relinked !== null) && unchangedFiles(dir, EDGE_FILES, artifacts);
   if (!(result.sameGraph && trusted)) {
     const { relinked } = result;
     const old = relinked && trusted ? await readFile(join(dir, 'edges', 'edges.jsonl')).catch(() => null) : null;
@@ -448,21 +585,56 @@ async function writeTouched(dir: string, result: IncrementalCompileResult, previ
     files.set('edges/edges.jsonl', patched ?? edgesJsonl(result.graph.edges));
     files.set('edges/dangling.jsonl', result.graph.dangling.map((link) => `${JSON.stringify(canonical(link))}\n`).join(''));
   }
+  // A record other than the file's previous one (re-extracted, new, or a duplicate id's new winner),
+  // or a file that is not as the last build left it.
   for (const [path, record] of current) {
-    if (result.touched.has(record) || !before.has(path)) files.set(path, nodeFileText(record));
+    if (before.get(path) !== record || distrusted.has(path)) files.set(path, nodeFileText(record));
   }
   const written = await writeManyIfChanged(dir, [...files.entries()].sort(([a], [b]) => compare(a, b)));
-  const removed = [...before].filter((path) => !current.has(path)).sort(compare);
-  await forEachLimited(removed, (path) => rm(join(dir, path), { force: true }));
+  const removed = [...before.keys()].filter((path) => !current.has(path)).sort(compare);
+  await forEachLimited(removed, (path) => {
+    faultPoint('remove');
+    return rm(join(dir, path), { force: true });
+  });
   return { written, removed };
 }
 
-/** The existing pointer, if it names a bundle of this format that is still on disk. */
-async function currentPointer(outDir: string): Promise<BundlePointer | null> {
+/**
+ * The existing pointer, if it was written for this exact index (`index_digest`) and names a bundle
+ * of this format whose bytes are on disk whole: their hash is the one in its name, or the file
+ * still has the size and times it had when this index's last build wrote or checked it (`checked`,
+ * a local cache: hashing a 60 MB bundle on every unchanged build would cost a fifth of it).
+ */
+async function currentPointer(outDir: string, digest: string, checked: string): Promise<BundlePointer | null> {
   const pointer = await readPointer(outDir);
-  if (!pointer || pointer.format !== BUNDLE_FORMAT_VERSION) return null;
-  return access(join(outDir, pointer.bundle)).then(
-    () => pointer,
-    () => null,
-  );
+  if (!pointer || pointer.format !== BUNDLE_FORMAT_VERSION || pointer.index_digest !== digest) return null;
+  const path = join(outDir, pointer.bundle);
+  const known = (await readBundleStamps(checked))[bundleKey(checked, outDir)];
+  const now = statSync(path, { throwIfNoEntry: false });
+  if (known?.bundle === pointer.bundle && now && now.size === pointer.bytes && sameStamp(known, now)) return pointer;
+  const bytes = await readFile(path).catch(() => null);
+  if (!bytes || bytes.byteLength !== pointer.bytes || bundleHash(bytes) !== pointer.hash) return null;
+  await rememberBundle(checked, outDir, pointer);
+  return pointer;
+}
+
+/** Out folder → the stamp of its bundle. */
+type BundleStamps = Record<string, ArtifactStamp & { bundle: string }>;
+
+/** Out folders are named relative to the cache file: no machine path lands in the index folder. */
+const bundleKey = (file: string, outDir: string) => relative(dirname(file), outDir).split(sep).join('/');
+
+async function readBundleStamps(file: string): Promise<BundleStamps> {
+  const stamps = await readFile(file, 'utf8').then((text) => JSON.parse(text) as unknown, () => null);
+  return stamps && typeof stamps === 'object' ? (stamps as BundleStamps) : {};
+}
+
+/** Records the stamp of the bundle `pointer` names in `outDir`, as written or checked just now. */
+async function rememberBundle(file: string, outDir: string, pointer: BundlePointer): Promise<void> {
+  const info = statSync(join(outDir, pointer.bundle), { throwIfNoEntry: false });
+  if (!info) return;
+  const stamps = await readBundleStamps(file);
+  stamps[bundleKey(file, outDir)] = { bundle: pointer.bundle, size: info.size, mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs };
+  // An optimisation like the other caches: failing to write it must not fail the build.
+  await writeAtomic(file, `${JSON.stringify(stamps)}\n`).catch(() => undefined);
 }

@@ -182,6 +182,10 @@ function major(version: string): string {
 /** BR-MERGE-001 "Validación de compatibilidad": same major version, same model at ≥ L2, same structure. */
 export function checkCompatible(inputs: readonly Pick<MergeSource, 'manifest'>[]): void {
   const [first, ...rest] = inputs.map((input) => input.manifest);
+  // A format this code does not read (a newer major) is refused, not merged into one it writes.
+  for (const manifest of [first!, ...rest]) {
+    if (major(manifest.version) !== major(INDEX_FORMAT_VERSION)) throw createError('INCOMPATIBLE_VERSION', { v1: INDEX_FORMAT_VERSION, v2: manifest.version });
+  }
   for (const other of rest) {
     if (major(first!.version) !== major(other.version)) throw createError('INCOMPATIBLE_VERSION', { v1: first!.version, v2: other.version });
     const vectors = first!.index_level !== 'L1' && other.index_level !== 'L1';

@@ -4,10 +4,11 @@
  * reaches an artifact.
  */
 import { createHash } from 'node:crypto';
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, realpathSync, statSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
+import { isAbsolute, join, relative, sep } from 'node:path';
 import { warning, type BuildWarning } from './diagnostics.js';
+import { faultPoint } from './fault.js';
 
 /** Spec files: Markdown documents and Gherkin features. */
 export const SPEC_EXTENSIONS = ['.md', '.feature'];
@@ -34,21 +35,52 @@ export interface ReadResult {
 // the promise API takes (no per-call round trip through the thread pool), and nothing else runs
 // during a build that a blocked event loop would delay.
 export async function listSpecPaths(root: string): Promise<string[]> {
-  const found: string[] = [];
+  return walkSpecs(root).paths;
+}
+
+/**
+ * Spec paths under `root`, sorted, and one SYMLINK_OUTSIDE_ROOT warning per link whose target lies
+ * outside the root (file or folder): a link must never pull a file from elsewhere on the machine
+ * into an index that is committed, served and shared. Links inside the root are kept as files
+ * (folders are never followed: no cycles, no file listed twice).
+ */
+function walkSpecs(root: string): { paths: string[]; warnings: BuildWarning[] } {
+  const paths: string[] = [];
+  const warnings: BuildWarning[] = [];
+  const realRoot = realpathSync(root);
+  const posix = (full: string) => relative(root, full).split(sep).join('/');
   function walk(dir: string): void {
     const entries = readdirSync(dir, { withFileTypes: true });
     for (const entry of entries) {
       if (entry.name.startsWith('.') || SKIPPED_DIRS.has(entry.name)) continue;
       const full = join(dir, entry.name);
       if (entry.isDirectory()) walk(full);
-      // Symlinks are listed too: a dangling one is reported as UNREADABLE_FILE instead of vanishing.
-      else if ((entry.isFile() || entry.isSymbolicLink()) && SPEC_EXTENSIONS.some((ext) => entry.name.endsWith(ext))) {
-        found.push(relative(root, full).split(sep).join('/'));
-      }
+      else if (entry.isSymbolicLink()) {
+        const target = linkTarget(full);
+        // A dangling link is listed: the read reports it as UNREADABLE_FILE instead of it vanishing.
+        if (target !== null && !insideRoot(realRoot, target)) warnings.push(warning('SYMLINK_OUTSIDE_ROOT', { file: posix(full), target }));
+        else if (isSpecName(entry.name)) paths.push(posix(full));
+      } else if (entry.isFile() && isSpecName(entry.name)) paths.push(posix(full));
     }
   }
   walk(root);
-  return found.sort();
+  return { paths: paths.sort(), warnings: warnings.sort((a, b) => (a.file < b.file ? -1 : 1)) };
+}
+
+const isSpecName = (name: string) => SPEC_EXTENSIONS.some((ext) => name.endsWith(ext));
+
+/** The real path a link leads to, or null when it leads nowhere. */
+function linkTarget(path: string): string | null {
+  try {
+    return realpathSync(path);
+  } catch {
+    return null;
+  }
+}
+
+function insideRoot(realRoot: string, path: string): boolean {
+  const rel = relative(realRoot, path);
+  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
 }
 
 export function hashBytes(bytes: Uint8Array | string): string {
@@ -111,7 +143,8 @@ export async function scanSpecs(
   /** Path → hash of files known unchanged by other means (git, compiler/git-changes.ts): neither stat-ed nor read. */
   trusted: ReadonlyMap<string, string> = new Map(),
 ): Promise<ScanResult> {
-  const paths = await listSpecPaths(root);
+  const walked = walkSpecs(root);
+  const { paths } = walked;
   const trustBefore = Date.now() - RACY_MS;
   const results = new Array<ScannedFile | BuildWarning>(paths.length);
   // First the stamps, synchronously: most files of an incremental build end there.
@@ -132,7 +165,7 @@ export async function scanSpecs(
   };
   await Promise.all(Array.from({ length: Math.min(READ_BATCH, unread.length) }, worker));
   const files: ScannedFile[] = [];
-  const warnings: BuildWarning[] = [];
+  const warnings: BuildWarning[] = [...walked.warnings];
   for (const result of results) {
     if ('hash' in result) files.push(result);
     else warnings.push(result);
@@ -155,8 +188,11 @@ function unchangedFile(root: string, path: string, known: SourceStamp | undefine
 
 async function scanSource(root: string, path: string, maxBytes: number, trustBefore: number): Promise<ScannedFile | BuildWarning> {
   const full = join(root, path);
+  faultPoint('read');
   try {
     const info = await stat(full);
+    // A link to a FIFO or a device would block or never end: only regular files are read.
+    if (!info.isFile()) return warning('UNREADABLE_FILE', { file: path, detail: 'not a regular file' });
     if (info.size > maxBytes) return warning('FILE_TOO_LARGE', { file: path, size: info.size, limit: maxBytes });
     const bytes = await readFile(full);
     const text = decodeText(bytes);

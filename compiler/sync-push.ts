@@ -112,6 +112,16 @@ export async function listIndexArtifacts(indexDir: string): Promise<{ files: Syn
   return { files, skipped };
 }
 
+/**
+ * An index without a single document is refused (docs/integrity.md): pushed, it would make every
+ * teammate's merge lose what only this index held. `allowEmpty` (`--allow-empty`) lifts it.
+ */
+function refuseEmpty(manifest: IndexManifest, allowEmpty: boolean | undefined): void {
+  if (!allowEmpty && Object.keys(manifest.sources).length === 0) {
+    throw createError('PUSH_REJECTED', { reason: 'the local index holds no documents (build it from the specs first, or pass --allow-empty)' });
+  }
+}
+
 async function readLocalManifest(indexDir: string): Promise<IndexManifest> {
   let text: string;
   try {
@@ -145,11 +155,14 @@ export interface FolderPushOptions {
   to: string;
   /** Developer folder name; default the manifest's `indexed_by`, else the OS user name. */
   as?: string;
+  /** Push an index without documents anyway (refused by default). */
+  allowEmpty?: boolean;
 }
 
 export async function pushToFolder(options: FolderPushOptions): Promise<SyncPushReport> {
   const started = performance.now();
   const manifest = await readLocalManifest(options.indexDir);
+  refuseEmpty(manifest, options.allowEmpty);
   await requireFolder(options.to);
   const developer = developerName(options.as ?? manifest.indexed_by ?? userInfo().username);
   const indexes = join(options.to, INDEXES_DIR);
@@ -316,6 +329,8 @@ export interface GitPushOptions {
   indexDir: string;
   /** Default `origin`. */
   remote?: string;
+  /** Push an index without documents anyway (refused by default). */
+  allowEmpty?: boolean;
 }
 
 /**
@@ -326,6 +341,7 @@ export async function pushWithGit(options: GitPushOptions): Promise<SyncPushRepo
   const started = performance.now();
   const remote = options.remote ?? 'origin';
   const manifest = await readLocalManifest(options.indexDir);
+  refuseEmpty(manifest, options.allowEmpty);
   const root = await repoRoot(options.indexDir, 'push');
   const rootReal = await realRoot(root);
   const indexPath = relative(rootReal, await realRoot(options.indexDir)).split(sep).join('/');

@@ -14,14 +14,13 @@ import { join, posix } from 'node:path';
 import { promisify } from 'node:util';
 import { decodeBundle } from '../runtime/bundle-format.js';
 import { createError } from '../runtime/errors.js';
-import type { GraphNode, IndexManifest } from '../runtime/model.js';
 import { POINTER_FILE, readPointer } from './emit/dist.js';
 import type { BlobCache } from './emit/blob-cache.js';
-import { readIndexDir } from './emit/read-index-dir.js';
+import { parseManifest, parseNodeFile, readIndexDir } from './emit/read-index-dir.js';
 import { readRecordCache, recordCachePath } from './emit/record-cache.js';
 import { parseTombstones, readTombstones, TOMBSTONES_FILE, type IndexContent } from './emit/tombstones.js';
 import { compare } from './graph/link.js';
-import type { DocumentRecord, RawLink } from './kinds/extract.js';
+import type { DocumentRecord } from './kinds/extract.js';
 import { bundleSource, type MergeSource } from './merge.js';
 
 const run = promisify(execFile);
@@ -53,8 +52,9 @@ export async function loadMergeSource(path: string, label = path): Promise<Merge
  */
 export async function readIndexForMerge(dir: string): Promise<IndexContent & { cached: boolean }> {
   const manifestText = await readFile(join(dir, 'manifest.json'), 'utf8');
+  const manifest = parseManifest(manifestText, join(dir, 'manifest.json'));
   const [cache, tombstones] = await Promise.all([readRecordCache(recordCachePath(dir), manifestText), readTombstones(dir)]);
-  if (cache) return { manifest: JSON.parse(manifestText) as IndexManifest, records: cache.records, tombstones, cached: true };
+  if (cache) return { manifest, records: cache.records, tombstones, cached: true };
   return { ...(await readIndexDir(dir)), tombstones, cached: false };
 }
 
@@ -83,25 +83,34 @@ export async function readIndexFromGit(repo: string, ref: string, indexPath = '.
     .filter((entry) => entry.type === 'blob' && entry.path.startsWith(`${prefix}/`));
   let manifestOid: string | null = null;
   let tombstonesOid: string | null = null;
-  const nodeFiles: { oid: string; record?: DocumentRecord }[] = [];
+  const nodeFiles: { oid: string; path: string; record?: DocumentRecord }[] = [];
   for (const { oid, path } of entries) {
     const rel = path.slice(prefix.length + 1);
     if (rel === 'manifest.json') manifestOid = oid;
     else if (rel === TOMBSTONES_FILE) tombstonesOid = oid;
-    else if (rel.startsWith('nodes/') && rel.endsWith('.json')) nodeFiles.push({ oid, record: blobs?.get(oid) });
+    else if (rel.startsWith('nodes/') && rel.endsWith('.json')) nodeFiles.push({ oid, path: rel, record: blobs?.get(oid) });
   }
   if (manifestOid === null) throw createError('MANIFEST_NOT_FOUND', { path: label });
   const missing = nodeFiles.filter((file) => file.record === undefined);
   const wanted = [manifestOid, ...(tombstonesOid === null ? [] : [tombstonesOid]), ...missing.map((file) => file.oid)];
   const [manifestText, ...rest] = await catFiles(repo, wanted);
-  const tombstones = tombstonesOid === null ? [] : parseTombstones(rest.shift()!);
+  const named = (path: string) => `${label}/${path}`;
+  const tombstones = tombstonesOid === null ? [] : corruptAs(named(TOMBSTONES_FILE), () => parseTombstones(rest.shift()!));
   missing.forEach((file, index) => {
-    const { links, ...node } = JSON.parse(rest[index]!) as GraphNode & { links: RawLink[] };
-    file.record = { node: node as GraphNode, links };
+    file.record = corruptAs(named(file.path), () => parseNodeFile(rest[index]!));
     blobs?.set(file.oid, file.record);
   });
   const records = nodeFiles.map((file) => file.record!).sort((a, b) => compare(a.node.source_file, b.node.source_file));
-  return { source: label, manifest: JSON.parse(manifestText!) as IndexManifest, records, tombstones };
+  return { source: label, manifest: parseManifest(manifestText!, named('manifest.json')), records, tombstones };
+}
+
+/** `parse()`, or INDEX_CORRUPT naming `file` when its text is not what it should be. */
+function corruptAs<T>(file: string, parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    throw createError('INDEX_CORRUPT', { file, detail: (error as Error).message });
+  }
 }
 
 /** Object contents for object names (blob ids, `rev:path`), in order, through one `git cat-file --batch` process. */

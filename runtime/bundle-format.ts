@@ -132,4 +132,6 @@ export interface BundlePointer {
   index_level: IndexManifest['index_level'];
   structure: IndexManifest['structure'];
   stats: IndexManifest['stats'];
+  /** Digest of the index the bundle was packed from (`kdd build`): a build whose index differs packs again. */
+  index_digest?: string;
 }

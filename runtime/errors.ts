@@ -76,6 +76,14 @@ export const ERRORS = {
   /** CMD-002 with `--since`: the changed files come from git. */
   GIT_NOT_AVAILABLE: { message: 'Not a git repository: {path} ({detail})', http: 409, exit: EXIT.UNAVAILABLE },
   COMMIT_NOT_FOUND: { message: 'Commit not found: {commit}', http: 404, exit: EXIT.NOT_FOUND },
+  // Integrity guards (docs/integrity.md): refusals that leave the previous index and bundle as they were.
+  SPECS_NOT_FOUND: { message: 'Specs root {path} is not a readable folder ({detail})', http: 400, exit: EXIT.USAGE },
+  INDEX_CORRUPT: { message: 'Unreadable index file {file}: {detail}', http: 422, exit: EXIT.FAILURE },
+  MASS_DELETE_REFUSED: {
+    message: 'Refusing to build: {deleted} of {total} indexed documents would be deleted ({rule}); nothing was written. Check the specs path, or pass --allow-mass-delete',
+    http: 409,
+    exit: EXIT.FAILURE,
+  },
 
   // ── Sync (CMD-005; folder and git transports, see docs/distributed.md) ───────────────────
   NO_LOCAL_INDEX: { message: 'No local index found at {index_path}', http: 404, exit: EXIT.UNAVAILABLE },
@@ -98,6 +106,8 @@ export const ERRORS = {
   PAYLOAD_TOO_LARGE: { message: 'Request body exceeds {limit} bytes', http: 413, exit: EXIT.USAGE },
   UNSUPPORTED_MEDIA_TYPE: { message: 'Unsupported content type: {content_type} (expected application/json)', http: 415, exit: EXIT.USAGE },
   TIMEOUT: { message: 'Request timed out after {timeout_ms} ms', http: 504, exit: EXIT.TIMEOUT },
+  /** DNS-rebinding guard (docs/serve.md): a Host header that is neither loopback nor allowed. */
+  HOST_NOT_ALLOWED: { message: "Host '{host}' is not served here: only loopback names, the --host address and --allowed-hosts", http: 421, exit: EXIT.USAGE },
   INTERNAL_ERROR: { message: 'Internal error: {detail}', http: 500, exit: EXIT.FAILURE },
 } as const satisfies Record<string, ErrorSpec>;
 

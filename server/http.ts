@@ -67,6 +67,12 @@ export interface ServeOptions {
   holder?: Omit<BundleHolderOptions, 'dir' | 'log'>;
   /** How text queries are embedded at L2 (`embedder`, `modelsDir`: library/query-vectors.ts). */
   vectors?: QueryVectorOptions;
+  /**
+   * Host names (or addresses) requests may name besides loopback ones and the address listened on
+   * (`--allowed-hosts`). Any other `Host` header gets 421: a page on another site whose name was
+   * re-pointed at 127.0.0.1 (DNS rebinding) cannot read the specs through a browser.
+   */
+  allowedHosts?: readonly string[];
 }
 
 export interface KddServer {
@@ -134,8 +140,12 @@ export function createServer(options: ServeOptions): KddServer {
     );
   });
 
+  const hosts = new Set((options.allowedHosts ?? []).map((host) => host.toLowerCase()));
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (cors) setCors(res, cors);
+    const host = hostName(req.headers.host);
+    if (host !== null && !isLoopbackName(host) && !hosts.has(host)) throw createError('HOST_NOT_ALLOWED', { host });
     const target = req.url ?? '/';
     if (target.length > limits.maxUrlLength) {
       throw createError('INVALID_PARAMS', { field: 'url', reason: `request target exceeds ${limits.maxUrlLength} characters` });
@@ -217,6 +227,8 @@ export function createServer(options: ServeOptions): KddServer {
         server.once('error', reject);
         server.listen(port, host, () => {
           server.off('error', reject);
+          // The address it was told to listen on is a name clients may use (a wildcard is not).
+          if (host !== '0.0.0.0' && host !== '::') hosts.add(host.toLowerCase().replace(/^\[(.*)\]$/, '$1'));
           const address = server.address() as AddressInfo;
           const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
           resolveListen({ url: `http://${shown}:${address.port}`, port: address.port, host: address.address });
@@ -303,4 +315,15 @@ function dropBadRange(req: IncomingMessage): void {
   if (range === undefined) return;
   const match = /^bytes=(\d{1,15})-(\d{0,15})$/.exec(range);
   if (!match || (match[2] !== '' && Number(match[2]) < Number(match[1]))) delete req.headers.range;
+}
+
+/** The host name of a `Host` header without its port (`[::1]:4700` → `::1`), lower case; null when absent. */
+function hostName(header: string | undefined): string | null {
+  if (!header) return null;
+  const name = header.startsWith('[') ? header.slice(1, header.indexOf(']')) : header.replace(/:\d*$/, '');
+  return name.toLowerCase().replace(/\.$/, '');
+}
+
+function isLoopbackName(host: string): boolean {
+  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }

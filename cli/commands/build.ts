@@ -8,7 +8,7 @@ export const buildCommand: Command = {
   name: 'build',
   summary: 'Index a specs tree into .kdd-index/ and a content-hashed bundle in dist/',
   usage:
-    'kdd build [SPECS_DIR=specs] [--out dist] [--index-dir .kdd-index] [--incremental|--full] [--since REF [--head REF]] [--level auto|L1|L2] [--embedder MODEL] [--dtype q8] [--models-dir DIR] [--site] [--json] [--strict] [--fail-on-violations] [--indexed-by NAME]',
+    'kdd build [SPECS_DIR=specs] [--out dist] [--index-dir .kdd-index] [--incremental|--full] [--since REF [--head REF]] [--level auto|L1|L2] [--embedder MODEL] [--dtype q8] [--models-dir DIR] [--site] [--json] [--strict] [--fail-on-violations] [--allow-mass-delete] [--indexed-by NAME]',
   async run(argv, io) {
     const { values, positionals } = parseFlags(argv, {
       out: { type: 'string', default: 'dist' },
@@ -25,6 +25,8 @@ export const buildCommand: Command = {
       // CMD-002 base_commit/head_commit: the changed files come from `git diff` instead of hashing every file.
       since: { type: 'string' },
       head: { type: 'string' },
+      // The mass-delete guard (docs/integrity.md) refuses a build that would wipe the index; this lifts it.
+      'allow-mass-delete': { type: 'boolean', default: false },
       // BR-INDEX-001: auto = L2 when a model is available locally (named, or the default one pulled).
       level: { type: 'string', default: 'auto' },
       embedder: { type: 'string' },
@@ -45,6 +47,7 @@ export const buildCommand: Command = {
       outDir: resolve(io.cwd, values.out),
       indexDir: resolve(io.cwd, values['index-dir']),
       indexedBy: values['indexed-by'] ?? null,
+      allowMassDelete: values['allow-mass-delete'],
       maxFileBytes: values['max-file-bytes'] ? Number(values['max-file-bytes']) : undefined,
       since: values.since === undefined ? undefined : { base: values.since, head: values.head },
       onProgress: progress,

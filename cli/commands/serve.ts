@@ -17,13 +17,15 @@ export function parsePort(value: string): number {
 export const serveCommand: Command = {
   name: 'serve',
   summary: 'Serve DIR (bundles, kdd.json) and the retrieval API over HTTP, hot-swapping new bundles',
-  usage: 'kdd serve [DIR=dist] [--port 4700] [--host 127.0.0.1] [--cors ORIGIN|*] [--models-dir DIR]',
+  usage: 'kdd serve [DIR=dist] [--port 4700] [--host 127.0.0.1] [--cors ORIGIN|*] [--allowed-hosts NAME,…] [--models-dir DIR]',
   async run(argv, io) {
     const { values, positionals } = parseFlags(argv, {
       port: { type: 'string', default: '4700' },
       host: { type: 'string', default: '127.0.0.1' },
       cors: { type: 'string' },
       'models-dir': { type: 'string' },
+      // DNS-rebinding guard: Host names accepted besides loopback and --host (docs/serve.md).
+      'allowed-hosts': { type: 'string' },
     });
     if (positionals.length > 1) throw new UsageError(`unexpected argument '${positionals[1]}'`);
     const port = parsePort(values.port);
@@ -32,10 +34,11 @@ export const serveCommand: Command = {
     const { createServer } = await import('../../server/http.js');
     // At L2 text queries embed the question with the bundle's model from this store (default $KDD_MODELS_DIR).
     const modelsDir = values['models-dir'] ? resolve(io.cwd, values['models-dir']) : undefined;
-    const server = createServer({ dir, cors: values.cors ?? null, log: (line) => io.stderr(`${line}\n`), vectors: { modelsDir } });
+    const allowedHosts = (values['allowed-hosts'] ?? '').split(',').map((name) => name.trim()).filter(Boolean);
+    const server = createServer({ dir, cors: values.cors ?? null, allowedHosts, log: (line) => io.stderr(`${line}\n`), vectors: { modelsDir } });
     const { url } = await server.listen(port, values.host);
     // Privacy (REQ-003): specs stay on this machine unless the user asks for another interface.
-    if (!LOOPBACK.has(values.host)) io.stderr(`kdd serve: warning: listening on ${values.host}, reachable from other machines\n`);
+    if (!LOOPBACK.has(values.host)) io.stderr(`kdd serve: warning: listening on ${values.host}, reachable from other machines (clients must name this address or a host of --allowed-hosts)\n`);
     const first = await server.holder.ready;
     if (first.status === 'rejected') io.stderr(`kdd serve: no bundle yet; API answers 503 until ${dir}/kdd.json names a valid bundle\n`);
     io.stdout(`kdd serve: listening on ${url} (serving ${dir})\n`);

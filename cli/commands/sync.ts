@@ -3,7 +3,7 @@ import { pullFromFolder, pullWithGit, pushToFolder, pushWithGit, type SyncPullRe
 import { parseFlags, UsageError, type Command } from '../command.js';
 
 const USAGE = [
-  'kdd sync push (--to DIR [--as NAME] | --git [--remote origin]) [--index-dir .kdd-index] [--json]',
+  'kdd sync push (--to DIR [--as NAME] | --git [--remote origin]) [--index-dir .kdd-index] [--allow-empty] [--json]',
   'kdd sync pull (--from DIR | --git [REF…] [--remote origin] [--repo .] [--index-path .kdd-index]) [-o dist] [--index-dir OUT_INDEX] [--models-dir DIR] [--json]',
   '',
   'Transports: a shared folder (--to/--from DIR: DIR/indexes/<developer>/) or git (--git: commit .kdd-index/ and push;',
@@ -30,6 +30,8 @@ export const syncCommand: Command = {
       out: { type: 'string', short: 'o', default: 'dist' },
       'models-dir': { type: 'string' },
       json: { type: 'boolean', default: false },
+      // An index with no document is not pushed unless this says so (docs/integrity.md).
+      'allow-empty': { type: 'boolean', default: false },
     });
     if (values.transport === 'api') throw new UsageError('the API transport (POST /v1/index/push, GET /v1/index/pull) is not built: use --to/--from DIR or --git');
     if (values.transport !== undefined && values.transport !== 'git' && values.transport !== 'folder') throw new UsageError(`unknown --transport '${values.transport}'`);
@@ -44,7 +46,7 @@ export const syncCommand: Command = {
     let report: SyncPushReport | SyncPullReport;
     if (direction === 'push') {
       const indexDir = at(values['index-dir'] ?? '.kdd-index');
-      report = git ? await pushWithGit({ indexDir, remote: values.remote }) : await pushToFolder({ indexDir, to: at(folder!), as: values.as });
+      report = git ? await pushWithGit({ indexDir, remote: values.remote, allowEmpty: values['allow-empty'] }) : await pushToFolder({ indexDir, to: at(folder!), as: values.as, allowEmpty: values['allow-empty'] });
     } else {
       const output = { outDir: at(values.out), indexDir: values['index-dir'] ? at(values['index-dir']) : undefined, modelsDir: values['models-dir'] ? at(values['models-dir']) : undefined };
       report = git

@@ -4,6 +4,7 @@
  */
 import { mkdir, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { faultPoint } from '../fault.js';
 
 /**
  * Files in flight at once in the batch writers: enough to keep libuv's thread pool busy and hide
@@ -22,8 +23,9 @@ export async function writeAtomic(path: string, data: string | Uint8Array): Prom
  */
 export async function writeAtomicParts(path: string, parts: readonly Uint8Array[]): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
-  const temp = `${path}.${process.pid}.tmp`;
+  const temp = tempPath(path);
   try {
+    faultPoint('write');
     const handle = await open(temp, 'w');
     try {
       // writev takes at most IOV_MAX buffers per call on some systems: hand them over in batches.
@@ -31,6 +33,7 @@ export async function writeAtomicParts(path: string, parts: readonly Uint8Array[
     } finally {
       await handle.close();
     }
+    faultPoint('write');
     await rename(temp, path);
   } catch (error) {
     await rm(temp, { force: true });
@@ -84,12 +87,24 @@ export async function forEachLimited<T>(items: readonly T[], task: (item: T) => 
 }
 
 async function replaceFile(path: string, data: string | Uint8Array): Promise<void> {
-  const temp = `${path}.${process.pid}.tmp`;
+  const temp = tempPath(path);
   try {
+    faultPoint('write');
     await writeFile(temp, data);
+    faultPoint('write');
     await rename(temp, path);
   } catch (error) {
     await rm(temp, { force: true });
     throw error;
   }
+}
+
+/** The sibling a write goes through; a crash can leave it behind ({@link isTempFile}). */
+function tempPath(path: string): string {
+  return `${path}.${process.pid}.tmp`;
+}
+
+/** A temp file some write left when its process died: never an artifact, removed by the next build. */
+export function isTempFile(name: string): boolean {
+  return /\.\d+\.tmp$/.test(name);
 }

@@ -7,20 +7,22 @@ import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BUNDLE_FORMAT_VERSION, POINTER_FILE, type BundlePointer } from '../../runtime/bundle-format.js';
 import type { IndexManifest } from '../../runtime/model.js';
-import { writeAtomic } from './atomic.js';
+import { isTempFile, writeAtomic } from './atomic.js';
 import type { PackedBundle } from './pack.js';
 
 export { POINTER_FILE, type BundlePointer };
 
 /**
  * Writes the bundle, then the pointer. `ready`: work that must be over before the pointer moves
- * (the build's caches), done meanwhile: its writes overlap the bundle's.
+ * (the build's caches), done meanwhile: its writes overlap the bundle's. `indexDigest`: what the
+ * bundle was packed from (compiler/incremental.ts), so the next build can tell a stale one.
  */
 export async function writeDist(
   outDir: string,
   packed: PackedBundle,
   manifest: Pick<IndexManifest, 'index_level' | 'structure' | 'stats'>,
   ready?: Promise<unknown>,
+  indexDigest?: string,
 ): Promise<BundlePointer> {
   const previous = await readPointer(outDir);
   await Promise.all([writeAtomic(join(outDir, packed.fileName), packed.bytes), ready]);
@@ -32,11 +34,13 @@ export async function writeDist(
     index_level: manifest.index_level,
     structure: manifest.structure,
     stats: manifest.stats,
+    ...(indexDigest ? { index_digest: indexDigest } : {}),
   };
   await writeAtomic(join(outDir, POINTER_FILE), `${JSON.stringify(pointer, null, 2)}\n`);
   const keep = new Set([packed.fileName, previous?.bundle]);
   for (const name of await readdir(outDir)) {
-    if (/^kdd-[0-9a-f]{12}\.msgpack$/.test(name) && !keep.has(name)) await rm(join(outDir, name), { force: true });
+    // Older bundles, and temp files a killed build left (never served, never kept).
+    if ((/^kdd-[0-9a-f]{12}\.msgpack$/.test(name) && !keep.has(name)) || isTempFile(name)) await rm(join(outDir, name), { force: true });
   }
   return pointer;
 }

@@ -18,11 +18,18 @@ export interface IndexDirWrite {
 
 /** Relative artifact path of a node file: `nodes/entity/Pedido.json`, domain nodes in a sub-folder. */
 export function nodeFilePath(record: DocumentRecord): string {
-  const { node } = record;
-  const safe = (part: string) => part.replace(/[^\w.-]/g, '_');
-  const domain = node.domain ? `${safe(node.domain)}/` : '';
-  return `nodes/${node.kind}/${domain}${safe(node.doc_id)}.json`;
+  let path = nodePaths.get(record);
+  if (path === undefined) {
+    const { node } = record;
+    const safe = (part: string) => part.replace(/[^\w.-]/g, '_');
+    const domain = node.domain ? `${safe(node.domain)}/` : '';
+    nodePaths.set(record, (path = `nodes/${node.kind}/${domain}${safe(node.doc_id)}.json`));
+  }
+  return path;
 }
+
+/** A build asks for the path of each of 10k records several times (write, check, stamp): computed once. */
+const nodePaths = new WeakMap<DocumentRecord, string>();
 
 /**
  * Node-file text of each record already known (read back from `.kdd-index/` or the record cache,

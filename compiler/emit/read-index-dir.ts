@@ -1,9 +1,15 @@
 /**
  * Reads `.kdd-index/` back into records: the artifacts alone are enough to rebuild the graph and
  * the bundle (no specs needed), which is what merges and servers that only receive indexes do.
+ *
+ * A committed file can be anything by the time it is read (a hand edit, a git conflict, a torn
+ * copy): every file is checked as it is parsed, and a bad one is named — as a typed error
+ * (INDEX_CORRUPT) for readers that have nothing else, or through `onCorrupt` for a build, which
+ * drops it and rebuilds it from the specs.
  */
 import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
+import { createError } from '../../runtime/errors.js';
 import type { GraphNode, IndexManifest } from '../../runtime/model.js';
 import type { DocumentRecord, RawLink } from '../kinds/extract.js';
 import { forEachLimited } from './atomic.js';
@@ -15,20 +21,68 @@ export interface IndexDirContent {
   records: DocumentRecord[];
 }
 
-export async function readIndexDir(dir: string): Promise<IndexDirContent> {
-  const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as IndexManifest;
+/** Called with the index-relative path of a file that cannot be used, and why. */
+export type OnCorrupt = (file: string, detail: string) => void;
+
+/**
+ * `onCorrupt` absent: the first bad file throws INDEX_CORRUPT. Given: bad node files are reported
+ * and left out (the manifest must still be sound: it is checked by the caller first).
+ */
+export async function readIndexDir(dir: string, onCorrupt?: OnCorrupt): Promise<IndexDirContent> {
+  const manifest = parseManifest(await readFile(join(dir, 'manifest.json'), 'utf8'), join(dir, 'manifest.json'));
+  return { manifest, records: await readNodeFiles(dir, onCorrupt) };
+}
+
+/** The records of the node files of the index `dir`, sorted by source path (bad files as in {@link readIndexDir}). */
+export async function readNodeFiles(dir: string, onCorrupt?: OnCorrupt): Promise<DocumentRecord[]> {
   const files = await nodeFiles(join(dir, 'nodes'));
-  const records = new Array<DocumentRecord>(files.length);
+  const records = new Array<DocumentRecord | null>(files.length);
   await forEachLimited(files.map((file, i) => [file, i] as const), async ([file, i]) => {
-    records[i] = parseNodeFile(await readFile(file, 'utf8'));
+    const text = await readFile(file, 'utf8');
+    try {
+      records[i] = parseNodeFile(text);
+    } catch (error) {
+      const detail = (error as Error).message;
+      if (!onCorrupt) throw createError('INDEX_CORRUPT', { file, detail });
+      onCorrupt(relative(dir, file).split(sep).join('/'), detail);
+      records[i] = null;
+    }
   });
-  records.sort((a, b) => (a.node.source_file < b.node.source_file ? -1 : a.node.source_file > b.node.source_file ? 1 : 0));
-  return { manifest, records };
+  const kept = records.filter((record): record is DocumentRecord => record !== null);
+  kept.sort((a, b) => (a.node.source_file < b.node.source_file ? -1 : a.node.source_file > b.node.source_file ? 1 : 0));
+  return kept;
+}
+
+/**
+ * `manifest.json` text → the manifest, or INDEX_CORRUPT naming `file` when it is not JSON or lacks
+ * what every reader relies on (a semver `version`, `sources`).
+ */
+export function parseManifest(text: string, file: string): IndexManifest {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw createError('INDEX_CORRUPT', { file, detail: (error as Error).message });
+  }
+  const manifest = value as Partial<IndexManifest> | null;
+  const problem =
+    typeof manifest !== 'object' || manifest === null || Array.isArray(manifest)
+      ? 'not a JSON object'
+      : typeof manifest.version !== 'string' || !/^\d+\.\d+\.\d+$/.test(manifest.version)
+        ? `"version" must be a semver string (got ${JSON.stringify(manifest.version)})`
+        : typeof manifest.sources !== 'object' || manifest.sources === null
+          ? '"sources" is missing'
+          : null;
+  if (problem) throw createError('INDEX_CORRUPT', { file, detail: problem });
+  return manifest as IndexManifest;
 }
 
 /** A node file's text → its record; the text is remembered for rewrites and the record cache. */
 export function parseNodeFile(text: string): DocumentRecord {
   const { links, ...node } = JSON.parse(text) as GraphNode & { links: RawLink[] };
+  if (typeof node.id !== 'string' || typeof node.source_file !== 'string' || typeof node.source_hash !== 'string' || !Array.isArray(links)) {
+    throw new Error('not a node file (id, source_file, source_hash or links missing)');
+  }
   const record = { node: node as GraphNode, links };
   rememberNodeFileText(record, text);
   return record;

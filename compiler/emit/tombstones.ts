@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { compare } from '../graph/link.js';
 import { writeIfChanged } from './atomic.js';
 import { canonical } from './canonical.js';
-import { readIndexDir, type IndexDirContent } from './read-index-dir.js';
+import { createError } from '../../runtime/errors.js';
+import { readIndexDir, type IndexDirContent, type OnCorrupt } from './read-index-dir.js';
 
 export const TOMBSTONES_FILE = 'tombstones.jsonl';
 
@@ -43,13 +44,24 @@ export function parseTombstones(text: string): Tombstone[] {
     text
       .split('\n')
       .filter((line) => line.trim() !== '')
-      .map((line) => JSON.parse(line) as Tombstone),
+      .map((line) => {
+        const tombstone = JSON.parse(line) as Tombstone;
+        if (typeof tombstone?.node_id !== 'string') throw new Error(`not a tombstone: ${line.slice(0, 80)}`);
+        return tombstone;
+      }),
   );
 }
 
-export async function readTombstones(indexDir: string): Promise<Tombstone[]> {
+/** `onCorrupt` absent: an unreadable file throws INDEX_CORRUPT; given: it is reported and read as empty. */
+export async function readTombstones(indexDir: string, onCorrupt?: OnCorrupt): Promise<Tombstone[]> {
   const text = await readFile(join(indexDir, TOMBSTONES_FILE), 'utf8').catch(() => '');
-  return parseTombstones(text);
+  try {
+    return parseTombstones(text);
+  } catch (error) {
+    if (!onCorrupt) throw createError('INDEX_CORRUPT', { file: join(indexDir, TOMBSTONES_FILE), detail: (error as Error).message });
+    onCorrupt(TOMBSTONES_FILE, (error as Error).message);
+    return [];
+  }
 }
 
 /** Writes the file when it changed; removes it when there is nothing to record. Returns true if touched. */

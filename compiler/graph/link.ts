@@ -23,15 +23,25 @@ export interface Graph {
   enrichment_summaries?: Readonly<Record<string, string>>;
 }
 
-/** Records must come sorted by source path: on a duplicate id the first path wins. */
-export function linkRecords(records: readonly DocumentRecord[]): Graph {
+/**
+ * Records must come sorted by source path. On a duplicate id the established document keeps it
+ * (docs/integrity.md): the file with the oldest commit in `firstCommitTimes` (path → ISO time, from
+ * git), a committed file before one never committed, then the first path. A file added later can
+ * therefore never take over a node, and the choice depends on the tree and its history only, so an
+ * incremental build and a full one agree. The DUPLICATE_ID warning names the file that lost.
+ */
+export function linkRecords(records: readonly DocumentRecord[], firstCommitTimes: ReadonlyMap<string, string> = new Map()): Graph {
   const warnings: BuildWarning[] = [];
   const byId = new Map<string, DocumentRecord>();
   for (const record of records) {
     const existing = byId.get(record.node.id);
-    if (existing) {
-      warnings.push(warning('DUPLICATE_ID', { file: record.node.source_file, id: record.node.id, other: existing.node.source_file }));
-    } else byId.set(record.node.id, record);
+    if (!existing) {
+      byId.set(record.node.id, record);
+      continue;
+    }
+    const [winner, loser] = olderFirst(record, existing, firstCommitTimes) ? [record, existing] : [existing, record];
+    byId.set(record.node.id, winner);
+    warnings.push(warning('DUPLICATE_ID', { file: loser.node.source_file, id: record.node.id, other: winner.node.source_file }));
   }
   const kept = [...byId.values()].sort((a, b) => compare(a.node.id, b.node.id));
   const resolver = new LinkResolver(kept.map((record) => record.node));
@@ -39,6 +49,12 @@ export function linkRecords(records: readonly DocumentRecord[]): Graph {
   const dangling = new Map<string, DanglingLink>();
   for (const record of kept) edges.push(...linkNode(record, resolver, byId, dangling, warnings));
   return graphOf(kept, byId, edges, dangling, warnings);
+}
+
+/** Whether `a` is older than `b`, which comes first in path order: only an older commit beats that. */
+function olderFirst(a: DocumentRecord, b: DocumentRecord, firstCommitTimes: ReadonlyMap<string, string>): boolean {
+  const [x, y] = [firstCommitTimes.get(a.node.source_file), firstCommitTimes.get(b.node.source_file)];
+  return x !== undefined && (y === undefined || x < y);
 }
 
 /**

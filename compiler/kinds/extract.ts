@@ -55,6 +55,8 @@ export interface ExtractContext {
 }
 
 export function extractDocument(file: SourceFile, context: ExtractContext): ExtractOutcome {
+  // An empty spec is usually a file created and never written (or truncated by a tool): say so.
+  if (file.text.trim() === '') return { status: 'skipped', reason: 'empty file', warnings: [warning('EMPTY_DOCUMENT', { file: file.path })] };
   try {
     return isFeatureFile(file.path) ? extractFeature(file, context) : extractMarkdown(file, context);
   } catch (error) {

@@ -116,12 +116,26 @@ class SectionBuilder {
         return value.trim() ? value : '';
       }
       case 'quote':
-        return joinBlocks(block.children.map((child) => this.read(child)));
+        return this.readQuote(block);
       case 'html':
         return tidy(htmlText(block.lines.join('\n'), this.scope));
       default:
         return ''; // thematic break
     }
+  }
+
+  /**
+   * A quote's text: its blocks' texts, those of nested quotes in line (joining is associative).
+   * Walked with a stack, not recursion: `>>>>…` 5,000 levels deep must not exhaust the call stack.
+   */
+  private readQuote(quote: BlockNode): string {
+    const texts: string[] = [];
+    const pending: BlockNode[] = [...quote.children].reverse();
+    for (let block = pending.pop(); block; block = pending.pop()) {
+      if (block.kind === 'quote') pending.push(...[...block.children].reverse());
+      else texts.push(this.read(block));
+    }
+    return joinBlocks(texts);
   }
 
   /** Records every item, nested ones included, and returns `- item` lines indented by nesting. */

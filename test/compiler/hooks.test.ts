@@ -2,7 +2,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, writeFile, mkdir } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { addBlock, BLOCK_END, BLOCK_START, hookBlock, installHook, removeBlock, uninstallHook } from '../../compiler/hooks.js';
 import { removeTree } from '../helpers/temp-tree.js';
@@ -46,7 +46,7 @@ describe('hook blocks', () => {
     expect(hookBlock({})).not.toMatch(/exit 1/);
     expect(hookBlock({ strict: true })).toMatch(/exit 1/);
     expect(hookBlock({ kind: 'post-commit' })).not.toMatch(/git add/);
-    expect(hookBlock({})).toMatch(/npx --no-install kdd/);
+    expect(hookBlock({})).toMatch(/command -v kdd/);
   });
 });
 
@@ -136,4 +136,21 @@ describe('installHook', () => {
     await uninstallHook({ repo: root });
     expect(existsSync(join(root, '.git/hooks/pre-commit'))).toBe(false);
   }, 30_000);
+
+  it('a CLI that cannot be found is said plainly: what happened and how to fix it', async () => {
+    const root = await repo();
+    await writeFile(join(root, 'a.txt'), 'x\n');
+    await installHook({ repo: root });
+    git(root, 'add', 'a.txt');
+    const env = { ...process.env, KDD_BIN: '', PATH: dirname(execPathOf('git')) };
+    const result = spawnSync('git', ['commit', '-qm', 'no cli'], { cwd: root, encoding: 'utf8', env });
+    expect(result.status).toBe(0);
+    expect(result.stderr).toContain('kdd CLI not found');
+    expect(result.stderr).toContain('NOT rebuilt and may now be stale');
+    expect(result.stderr).toContain("fix: run 'npm install'");
+  }, 30_000);
 });
+
+function execPathOf(command: string): string {
+  return spawnSync('sh', ['-c', `command -v ${command}`], { encoding: 'utf8' }).stdout.trim();
+}
