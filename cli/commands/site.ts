@@ -4,14 +4,20 @@
  */
 import { resolve } from 'node:path';
 import { writeSite } from '../../library/site.js';
-import { parseFlags, UsageError, type Command } from '../command.js';
+import { parseFlags, UsageError, type Command, type FlagTable } from '../command.js';
+
+/** Every `kdd site` flag: what it parses and what `kdd site --help` prints. */
+const SITE_FLAGS = {
+  json: { type: 'boolean', default: false, description: 'Print the report (app files, search sub-bundle sizes) as JSON' },
+} as const satisfies FlagTable;
 
 export const siteCommand: Command = {
   name: 'site',
   summary: 'Write the static search site (and its search sub-bundle) next to the bundle in DIR',
-  usage: 'kdd site [DIR=dist] [--json]',
+  usage: 'kdd site [DIR=dist] [options]',
+  flags: SITE_FLAGS,
   async run(argv, io) {
-    const { values, positionals } = parseFlags(argv, { json: { type: 'boolean', default: false } });
+    const { values, positionals } = parseFlags(argv, SITE_FLAGS);
     if (positionals.length > 1) throw new UsageError(`unexpected argument '${positionals[1]}'`);
     const report = await writeSite(resolve(io.cwd, positionals[0] ?? 'dist'));
     if (values.json) {
