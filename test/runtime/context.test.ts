@@ -7,10 +7,11 @@ import type { KddIndex } from '../../runtime/kdd-index.js';
 import { loadIndex } from '../../runtime/load.js';
 import { context } from '../../runtime/queries/context.js';
 import { search } from '../../runtime/queries/search.js';
+import { KDD_ENGINE_SPECS } from '../helpers/temp-tree.js';
 import { arbitraryIndex, arbitraryQuery } from './search/_random-index.js';
 
 const SHOP = fileURLToPath(new URL('../fixtures/shop', import.meta.url));
-const KDD_ENGINE = '/work/shared/corpora/kdd-engine/specs';
+const KDD_ENGINE = KDD_ENGINE_SPECS;
 
 async function indexOf(specsDir: string): Promise<KddIndex> {
   return loadIndex(packCompiled(await compile({ specsDir })).bytes);
