@@ -82,6 +82,15 @@ describe('kdd catalog', () => {
     for (const flag of Object.keys(commands.get('build')!.flags!)) expect(mentioned.get('build'), `README build synopsis: --${flag}`).toContain(flag);
   });
 
+  it('start-up imports nothing but the catalog: cli/main.ts and cli/command.ts import no command module statically', () => {
+    for (const file of ['main.ts', 'command.ts']) {
+      const source = readFileSync(new URL(`../../cli/${file}`, import.meta.url), 'utf8');
+      const imported = [...source.matchAll(/^import [^;]*? from '([^']+)';$/gm)].map((match) => match[1]!);
+      expect(imported.length, file).toBeGreaterThan(0);
+      for (const specifier of imported) expect(specifier.startsWith('node:') || specifier === './command.js', `${file} imports ${specifier}`).toBe(true);
+    }
+  });
+
   it('a mistyped command suggests the nearest one; a word far from every command does not', async () => {
     expect(nearestCommand('contxt')).toBe('context');
     expect(nearestCommand('buidl')).toBe('build');
