@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { addBlock, BLOCK_END, BLOCK_START, hookBlock, installHook, removeBlock, uninstallHook } from '../../compiler/hooks.js';
+import { runCli } from '../../cli/main.js';
+import { capture } from '../helpers/cli-io.js';
 import { removeTree } from '../helpers/temp-tree.js';
 
 const roots: string[] = [];
@@ -127,20 +129,21 @@ describe('installHook', () => {
     commitAll('edit both through the hook');
     expect(git(root, 'status', '--porcelain')).toBe('');
 
-    const build = (cwd: string, ...flags: string[]) => {
-      const result = spawnSync(KDD_BIN.split(' ')[0]!, [KDD_BIN.split(' ')[1]!, 'build', ...flags], { cwd, encoding: 'utf8' });
-      expect(result.status, result.stderr).toBe(0);
+    // `kdd build` in-process (the CLI's own code path; the hook above ran it as a process).
+    const build = async (cwd: string, ...flags: string[]) => {
+      const { io, err } = capture(cwd);
+      expect(await runCli(['build', ...flags], io), err.join('')).toBe(0);
     };
-    build(root);
+    await build(root);
     expect(git(root, 'status', '--porcelain')).toBe('');
 
     const clone = await mkdtemp(join(tmpdir(), 'kdd-hook-clone-'));
     roots.push(clone);
     git(clone, 'clone', '-q', root, '.');
-    build(clone);
+    await build(clone);
     expect(git(clone, 'status', '--porcelain')).toBe('');
     // The bundle is git's answer, not the index's history: a full rebuild from nothing packs the same bytes.
-    build(clone, '--full', '--index-dir', 'dist/fresh-index', '--out', 'dist/fresh');
+    await build(clone, '--full', '--index-dir', 'dist/fresh-index', '--out', 'dist/fresh');
     const pointer = (dir: string) => JSON.parse(readFileSync(join(clone, dir, 'kdd.json'), 'utf8')).hash as string;
     expect(pointer('dist/fresh')).toBe(pointer('dist'));
   }, 60_000);
