@@ -22,7 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { listSpecPaths } from '../compiler/read.js';
 
 /** The real corpus the benchmarks replicate. */
-export const DEFAULT_SOURCE = '/work/shared/corpora/kdd-engine/specs';
+export const DEFAULT_SOURCE = fileURLToPath(new URL('../../shared/corpora/kdd-engine/specs', import.meta.url));
 export const DEFAULT_SEED = 20240601;
 /** Share of Markdown files per copy that get a link into an earlier copy (at least one per copy). */
 const CROSS_LINK_RATE = 0.04;

@@ -9,8 +9,9 @@ import { parseFrontMatter } from '../compiler/parse/front-matter.js';
 import { parseMarkdownWithRemark } from '../test/helpers/markdown-remark.js';
 import { scanMarkdown } from '../compiler/parse/scan-markdown.js';
 import type { ParsedMarkdown } from '../compiler/parse/types.js';
+import { DEFAULT_SOURCE } from './generate.js';
 
-const ROOT = process.argv[2] ?? '/work/shared/corpora/kdd-engine/specs';
+const ROOT = process.argv[2] ?? DEFAULT_SOURCE;
 const TARGET_MS = 2000;
 const BATCH_MS = 100;
 

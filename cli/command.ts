@@ -19,8 +19,23 @@ export interface Command {
   usage: string;
   /** `kdd <command> --help`: every flag explained (default: usage and summary). */
   help?: string;
+  /** The command's flags: what it parses and what `kdd <command> --help` prints, from one table. */
+  flags?: FlagTable;
   run(argv: string[], io: CliIO): Promise<number>;
 }
+
+/** One flag: the `node:util` parseArgs option plus what a user reads about it. */
+export interface FlagSpec {
+  readonly type: 'string' | 'boolean';
+  readonly short?: string;
+  readonly multiple?: boolean;
+  readonly default?: string | boolean;
+  /** How the value is written in help (`DIR`, `N`, `auto|L1|L2`); string flags only. */
+  readonly value?: string;
+  readonly description: string;
+}
+
+export type FlagTable = Readonly<Record<string, FlagSpec>>;
 
 export class UsageError extends Error {}
 
@@ -29,10 +44,28 @@ type Options = NonNullable<ParseArgsConfig['options']>;
 /** `node:util` parseArgs with strict checking; unknown flags become a UsageError naming the flag. */
 type Parsed<T extends Options> = ReturnType<typeof parseArgs<{ args: string[]; options: T; allowPositionals: true; strict: true }>>;
 
+/** Parses `argv` against a flag table (parseArgs ignores the help-only keys `value` and `description`). */
 export function parseFlags<T extends Options>(argv: string[], options: T): Parsed<T> {
   try {
     return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
+}
+
+/** The `Options:` block of `kdd <command> --help`: one aligned row per flag, its default last. */
+export function flagHelp(flags: FlagTable): string {
+  const rows = Object.entries(flags).map(([name, flag]) => {
+    const short = flag.short ? `-${flag.short}, ` : '';
+    const value = flag.type === 'string' ? ` ${flag.value ?? 'VALUE'}` : '';
+    const fallback = flag.default !== undefined && flag.default !== false ? ` (default: ${flag.default})` : '';
+    return [`${short}--${name}${value}`, `${flag.description}${fallback}`] as const;
+  });
+  const width = Math.max(...rows.map(([left]) => left.length));
+  return `Options:\n${rows.map(([left, right]) => `  ${left.padEnd(width)}  ${right}`).join('\n')}\n`;
+}
+
+/** What `kdd <command> --help` prints. */
+export function commandHelp(command: Command): string {
+  return `Usage: ${command.usage}\n\n${command.summary}\n${command.flags ? `\n${flagHelp(command.flags)}` : ''}`;
 }

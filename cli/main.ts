@@ -1,30 +1,80 @@
 #!/usr/bin/env node
 /**
- * `kdd` entry: picks the sub-command, runs it, maps errors to exit codes. No logic of its own.
+ * `kdd` entry: picks the sub-command, loads its module, runs it, maps errors to exit codes.
+ *
+ * Start-up time is the product here: `kdd --help` and a one-shot query must not pay for modules
+ * they never use (the compiler, the MCP SDK, the HTTP server…). So this file imports nothing but
+ * `command.ts`, and the catalog below holds what `kdd --help` lists; each command's module is
+ * imported only when that command runs. test/cli/catalog.test.ts checks the catalog against the
+ * modules it loads.
  */
-import { pathToFileURL } from 'node:url';
 import { realpathSync } from 'node:fs';
-import { UsageError, type CliIO, type Command } from './command.js';
-import { buildCommand } from './commands/build.js';
-import { checkCommand } from './commands/check.js';
-import { chunksCommand } from './commands/chunks.js';
-import { devCommand } from './commands/dev.js';
-import { enrichCommand } from './commands/enrich.js';
-import { hookCommand } from './commands/hook.js';
-import { mcpCommand } from './commands/mcp.js';
-import { mergeCommand } from './commands/merge.js';
-import { modelCommand } from './commands/model.js';
-import { QUERY_COMMANDS } from './commands/query-commands.js';
-import { serveCommand } from './commands/serve.js';
-import { siteCommand } from './commands/site.js';
-import { syncCommand } from './commands/sync.js';
+import { pathToFileURL } from 'node:url';
+import { commandHelp, UsageError, type CliIO, type Command } from './command.js';
 
-const COMMANDS: readonly Command[] = [buildCommand, checkCommand, mergeCommand, syncCommand, hookCommand, ...QUERY_COMMANDS, chunksCommand, serveCommand, devCommand, siteCommand, mcpCommand, modelCommand, enrichCommand];
+interface CatalogEntry {
+  name: string;
+  summary: string;
+  load(): Promise<Command>;
+}
+
+const queryCommand = (name: string) => async () => {
+  const { QUERY_COMMANDS } = await import('./commands/query-commands.js');
+  return QUERY_COMMANDS.find((command) => command.name === name)!;
+};
+
+/** Every command, in the order `kdd --help` lists them. */
+export const CATALOG: readonly CatalogEntry[] = [
+  { name: 'build', summary: 'Index a specs tree into .kdd-index/ and a content-hashed bundle in dist/', load: async () => (await import('./commands/build.js')).buildCommand },
+  { name: 'check', summary: 'Report every problem of a specs tree with file, line and rule (CI gate; text, json, sarif, github)', load: async () => (await import('./commands/check.js')).checkCommand },
+  { name: 'merge', summary: 'Merge several indexes (.kdd-index/ folders, bundles or git refs) into one bundle (BR-MERGE-001)', load: async () => (await import('./commands/merge.js')).mergeCommand },
+  { name: 'sync', summary: "Push this index to a shared folder or git remote, pull the team's merged index (UC-007); never sends spec files", load: async () => (await import('./commands/sync.js')).syncCommand },
+  { name: 'hook', summary: 'Install or remove the git hook that keeps .kdd-index/ up to date (incremental build)', load: async () => (await import('./commands/hook.js')).hookCommand },
+  { name: 'context', summary: 'Hybrid retrieval: the specs an agent should read for a task (QRY-003)', load: queryCommand('context') },
+  { name: 'search', summary: 'Semantic search over chunks at L2, lexical otherwise (QRY-002)', load: queryCommand('search') },
+  { name: 'hints', summary: 'Context from hints (ids, file names, keywords): constraints before behaviour (QRY-007)', load: queryCommand('hints') },
+  { name: 'graph', summary: 'Walk the graph around a node (QRY-001)', load: queryCommand('graph') },
+  { name: 'impact', summary: 'What a change to a node affects, and which scenarios to re-run (QRY-004)', load: queryCommand('impact') },
+  { name: 'coverage', summary: 'Which related artefacts a node should have, and which are missing (QRY-005)', load: queryCommand('coverage') },
+  { name: 'violations', summary: 'Edges that break the layer dependency rule BR-LAYER-001 (QRY-006)', load: queryCommand('violations') },
+  { name: 'health', summary: 'Dangling wiki-links and orphan nodes (no edges at all)', load: queryCommand('health') },
+  { name: 'chunks', summary: 'The spec passages most similar to a query, with URLs and scores (RAG, issue #10)', load: async () => (await import('./commands/chunks.js')).chunksCommand },
+  { name: 'serve', summary: 'Serve DIR (bundles, kdd.json) and the retrieval API over HTTP, hot-swapping new bundles', load: async () => (await import('./commands/serve.js')).serveCommand },
+  { name: 'dev', summary: 'Watch the specs, rebuild on change and serve the site and API with live reload', load: async () => (await import('./commands/dev.js')).devCommand },
+  { name: 'site', summary: 'Write the static search site (and its search sub-bundle) next to the bundle in DIR', load: async () => (await import('./commands/site.js')).siteCommand },
+  { name: 'mcp', summary: 'MCP server on stdio (tools: kdd_context, kdd_search, kdd_impact, …) for AI agents', load: async () => (await import('./commands/mcp.js')).mcpCommand },
+  { name: 'model', summary: 'Download (pull) or list the local embedding models used for L2 semantic indexing', load: async () => (await import('./commands/model.js')).modelCommand },
+  { name: 'enrich', summary: 'Enrich nodes with your AI agent: summary, implicit relations, impact notes (CMD-003, L3)', load: async () => (await import('./commands/enrich.js')).enrichCommand },
+];
 
 function help(): string {
-  const width = Math.max(...COMMANDS.map((command) => command.name.length));
-  const rows = COMMANDS.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`);
+  const width = Math.max(...CATALOG.map((entry) => entry.name.length));
+  const rows = CATALOG.map((entry) => `  ${entry.name.padEnd(width)}  ${entry.summary}`);
   return `Usage: kdd <command> [options]\n\nCommands:\n${rows.join('\n')}\n\nRun 'kdd <command> --help' for a command's options.\n`;
+}
+
+/** The catalog name closest to a mistyped one, when it is close enough to be what was meant. */
+export function nearestCommand(typed: string): string | null {
+  let best: { name: string; distance: number } | null = null;
+  for (const { name } of CATALOG) {
+    const distance = editDistance(typed.toLowerCase(), name);
+    if (!best || distance < best.distance) best = { name, distance };
+  }
+  // One edit in four letters: `contxt`, `buidl`, `serv` are typos; `foo` is not a near miss of `hook`.
+  return best && best.distance <= Math.max(1, Math.floor(best.name.length / 3)) ? best.name : null;
+}
+
+/** Damerau–Levenshtein distance (optimal string alignment): a swap of two letters is one typo. */
+function editDistance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+    }
+  }
+  return d[a.length]![b.length]!;
 }
 
 /** Runs the CLI in-process and returns the exit code (used by bin and tests). */
@@ -34,13 +84,15 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     io.stdout(help());
     return name ? 0 : 2;
   }
-  const command = COMMANDS.find((candidate) => candidate.name === name);
-  if (!command) {
-    io.stderr(`kdd: unknown command '${name}'\n\n${help()}`);
+  const entry = CATALOG.find((candidate) => candidate.name === name);
+  if (!entry) {
+    const nearest = nearestCommand(name);
+    io.stderr(`kdd: unknown command '${name}'${nearest ? ` (did you mean ${nearest}?)` : ''}\n\n${help()}`);
     return 2;
   }
+  const command = await entry.load();
   if (rest.includes('--help') || rest.includes('-h')) {
-    io.stdout(command.help ?? `${command.usage}\n\n${command.summary}\n`);
+    io.stdout(command.help ?? commandHelp(command));
     return 0;
   }
   try {

@@ -82,8 +82,13 @@ export interface IndexBuildReport extends BuildReport {
 export interface IncrementalCompileResult extends CompileResult {
   changes: IndexChanges;
   tombstones: Tombstone[];
-  /** Records that differ from what `.kdd-index/` holds (re-extracted, or `indexed_at` moved). */
+  /** Records whose node file must be written: re-extracted (a new version of the source). */
   touched: ReadonlySet<DocumentRecord>;
+  /**
+   * True when a kept version got another `indexed_at` from git than the previous build gave it.
+   * Its node file is not rewritten (docs/decisions/index-times.md), but the bundle must be.
+   */
+  timesMoved: boolean;
   /** Trusted stamps of the spec files as this run saw them (for the record cache). */
   stamps: ReadonlyMap<string, SourceStamp>;
   /**
@@ -151,7 +156,9 @@ export async function buildIndex(options: IndexBuildOptions): Promise<IndexBuild
   // the pack reads, and its bytes still hash to its name (a torn or edited bundle is packed again).
   const digest = indexDigest(result);
   const checked = join(indexDir, CACHE_DIR, 'bundles.json');
-  const kept = reuse && written.written.length === 0 && written.removed.length === 0 ? await currentPointer(outDir, digest, checked) : null;
+  // A kept version whose git time moved leaves the node files as they are (docs/decisions/index-times.md)
+  // but changes the digest, so the bundle is packed again with the new time.
+  const kept = reuse && written.written.length === 0 && written.removed.length === 0 && !result.timesMoved ? await currentPointer(outDir, digest, checked) : null;
   // Pack cache (compiler/emit/pack-cache.ts): per-node pack products, next to the record cache.
   const packFile = cacheFile === false ? null : packCachePath(indexDir);
   const memo = kept === null && packFile ? await readPackMemo(packFile) : undefined;
@@ -161,7 +168,9 @@ export async function buildIndex(options: IndexBuildOptions): Promise<IndexBuild
   // They are an optimisation: failing to write one must not fail the build.
   const caches = Promise.all([
     memo && packFile ? writePackMemo(packFile, memo).catch(() => undefined) : undefined,
-    cacheFile && (kept === null || !sameStamps(previous.stamps, result.stamps)) ? writeCache(cacheFile, result, artifactStamps(indexDir, result, written, previous.nodeStamps)) : undefined,
+    cacheFile && (kept === null || !sameStamps(previous.stamps, result.stamps))
+      ? readFile(join(indexDir, 'manifest.json'), 'utf8').then((text) => writeCache(cacheFile, result, artifactStamps(indexDir, result, written, previous.nodeStamps), text)).catch(() => undefined)
+      : undefined,
   ]);
   const pointer = kept ? (await caches, kept) : await writeDist(outDir, packed!, result.manifest, caches, digest);
   if (!kept) await rememberBundle(checked, outDir, pointer);
@@ -309,13 +318,14 @@ function sameStamp(a: ArtifactStamp | undefined, b: ArtifactStamp | undefined): 
 }
 
 /** The record cache for the index just written: its node files' records, the specs' and the edge files' stamps. */
-async function writeCache(file: string, result: IncrementalCompileResult, artifacts: ReadonlyMap<string, ArtifactStamp>): Promise<void> {
+/** `manifestText`: the manifest as on disk, which the cache is checked against (git facts alone do not rewrite it). */
+async function writeCache(file: string, result: IncrementalCompileResult, artifacts: ReadonlyMap<string, ArtifactStamp>, manifestText: string): Promise<void> {
   const winners = new Map(result.graph.nodes.map((node) => [node.id, node]));
   const records = result.records.filter((record) => winners.get(record.node.id) === record.node);
   // A cache is an optimisation: failing to write one must not fail the build.
   // A graph with agent edges is not a function of the records alone: only a plain one is kept.
   const graph = result.manifest.enrichments ? null : result.graph;
-  await writeRecordCache(file, stableJson(result.manifest), records, result.stamps, artifacts, graph).catch(() => undefined);
+  await writeRecordCache(file, manifestText, records, result.stamps, artifacts, graph).catch(() => undefined);
 }
 
 /** The whole-tree files a link pass writes. */
@@ -373,13 +383,16 @@ export async function compileIncremental(
   const events: DomainEvent[] = [];
   const durations = new Map<DocumentRecord, number>();
   const reindexed: string[] = [];
+  let timesMoved = false;
   read.files.forEach((file, index) => {
     const indexedAt = git.commitTimes.get(file.path) ?? null;
     const old = reuse ? prior.get(file.path) : undefined;
     if (old && old.node.source_hash === file.hash) {
-      // Same bytes, same path ⇒ same record (extraction is pure); only the git time can move.
+      // Same bytes, same path ⇒ same record (extraction is pure); only the git time can move. The
+      // bundle takes the new time; the node file keeps the one it was written with, so a commit
+      // of that file (through the pre-commit hook, or a fresh clone) leaves .kdd-index/ as it is.
       const record = old.node.indexed_at === indexedAt ? old : { node: { ...old.node, indexed_at: indexedAt }, links: old.links };
-      if (record !== old) touched.add(record);
+      if (record !== old) timesMoved = true;
       records.push(record);
     } else {
       const started = performance.now();
@@ -427,6 +440,7 @@ export async function compileIncremental(
     changes: { ...diff.changes, reindexed, tombstoned: tombstoned.added.map((t) => t.node_id), revived: tombstoned.revived },
     tombstones: tombstoned.all,
     touched,
+    timesMoved,
     stamps: new Map(read.files.flatMap((file) => (file.stamp ? [[file.path, file.stamp] as const] : []))),
     sameGraph,
     relinked,
@@ -573,7 +587,7 @@ async function writeTouched(dir: string, result: IncrementalCompileResult, previ
   const current = new Map<string, DocumentRecord>();
   for (const record of result.records) if (winners.get(record.node.id) === record.node) current.set(nodeFilePath(record), record);
   const before = new Map(previous.records.map((record) => [nodeFilePath(record), record]));
-  const files = new Map<string, string | Uint8Array>([['manifest.json', stableJson(result.manifest)]]);
+  const files = new Map<string, string | Uint8Array>();
   // The same graph as last time, and edge files as the last build left them: nothing to write
   // there, and no 30 MB of JSON to produce (10k tree) only to find that out. A graph with some
   // nodes linked again: their lines are patched into the file the last build left.
@@ -588,7 +602,10 @@ async function writeTouched(dir: string, result: IncrementalCompileResult, previ
   // A record other than the file's previous one (re-extracted, new, or a duplicate id's new winner),
   // or a file that is not as the last build left it.
   for (const [path, record] of current) {
-    if (before.get(path) !== record || distrusted.has(path)) files.set(path, nodeFileText(record));
+    // A version kept with only its git time moved is not rewritten (docs/decisions/index-times.md).
+    const old = before.get(path);
+    const sameVersion = old !== undefined && old.node.source_file === record.node.source_file && old.node.source_hash === record.node.source_hash && !result.touched.has(record);
+    if (!sameVersion || distrusted.has(path)) files.set(path, nodeFileText(record));
   }
   const written = await writeManyIfChanged(dir, [...files.entries()].sort(([a], [b]) => compare(a, b)));
   const removed = [...before.keys()].filter((path) => !current.has(path)).sort(compare);
@@ -596,8 +613,14 @@ async function writeTouched(dir: string, result: IncrementalCompileResult, previ
     faultPoint('remove');
     return rm(join(dir, path), { force: true });
   });
-  return { written, removed };
+  // The manifest follows the content: git facts alone (newest commit time, commit) do not rewrite it.
+  if (written.length > 0 || removed.length > 0 || stableJson(withoutGitFacts(result.manifest)) !== stableJson(withoutGitFacts(previous.manifest))) {
+    written.push(...(await writeManyIfChanged(dir, [['manifest.json', stableJson(result.manifest)]])));
+  }
+  return { written: written.sort(compare), removed };
 }
+
+const withoutGitFacts = (manifest: IndexManifest): IndexManifest => ({ ...manifest, indexed_at: null, git_commit: null });
 
 /**
  * The existing pointer, if it was written for this exact index (`index_digest`) and names a bundle

@@ -8,9 +8,10 @@ import { packBundle } from '../../compiler/emit/pack.js';
 import { loadIndex } from '../../runtime/load.js';
 import type { GraphEdge, GraphNode } from '../../runtime/model.js';
 import { context } from '../../runtime/queries/context.js';
+import { DEFAULT_SOURCE } from '../generate.js';
 
 const target = Number(process.argv[2] ?? 10000);
-const specsDir = process.argv[3] ?? '/work/shared/corpora/kdd-engine/specs';
+const specsDir = process.argv[3] ?? DEFAULT_SOURCE;
 const compiled = await compile({ specsDir });
 const { nodes: baseNodes, edges: baseEdges } = compiled.graph;
 const copies = Math.ceil(target / baseNodes.length);

@@ -1,40 +1,44 @@
 import { resolve } from 'node:path';
 import { buildIndex, type IndexBuildReport } from '../../compiler/incremental.js';
-import { isModelDtype, type ModelDtype } from '../../compiler/embed/embedder.js';
+import { DEFAULT_DTYPE, DEFAULT_MODEL, DTYPE_FILE_SUFFIX, isModelDtype, type ModelDtype } from '../../compiler/embed/embedder.js';
+import { DEFAULT_MAX_FILE_BYTES } from '../../compiler/read.js';
 import { writeSite } from '../../library/site.js';
-import { parseFlags, UsageError, type Command, type CliIO } from '../command.js';
+import { parseFlags, UsageError, type Command, type CliIO, type FlagTable } from '../command.js';
+
+/** Every `kdd build` flag: what it parses and what `kdd build --help` prints. */
+const BUILD_FLAGS = {
+  out: { type: 'string', default: 'dist', value: 'DIR', description: 'Where the content-hashed bundle and kdd.json are written' },
+  'index-dir': { type: 'string', default: '.kdd-index', value: 'DIR', description: 'The git-friendly index artifacts (nodes, edges, manifest, embeddings)' },
+  // Incremental is the default whenever a compatible .kdd-index/ exists (UC-002); --full forces a rebuild.
+  incremental: { type: 'boolean', default: false, description: 'Re-index only changed files (already the default whenever a compatible index exists)' },
+  full: { type: 'boolean', default: false, description: 'Re-index every file, ignoring the previous index' },
+  // CMD-002 base_commit/head_commit: the changed files come from `git diff` instead of hashing every file.
+  since: { type: 'string', value: 'REF', description: 'Take the changed files from git (REF..head, plus uncommitted and untracked files) instead of checking every file' },
+  head: { type: 'string', value: 'REF', description: 'With --since: the commit the range ends at (default HEAD; uncommitted and untracked files always count as changed)' },
+  // The mass-delete guard (docs/integrity.md) refuses a build that would wipe the index; this lifts it.
+  'allow-mass-delete': { type: 'boolean', default: false, description: 'Allow a build that deletes every document, or more than half of an index of 10 or more' },
+  // BR-INDEX-001: auto = L2 when a model is available locally (named, or the default one pulled).
+  level: { type: 'string', default: 'auto', value: 'auto|L1|L2', description: 'L1 = graph + lexical search; L2 adds embeddings; auto = L2 when the model is in the local store' },
+  embedder: { type: 'string', value: 'MODEL', description: `Embedding model for L2: a hub id in the model store or a local folder (default ${DEFAULT_MODEL})` },
+  dtype: { type: 'string', value: 'DTYPE', description: `Which ONNX weights of the model to load: ${Object.keys(DTYPE_FILE_SUFFIX).join(', ')} (default ${DEFAULT_DTYPE})` },
+  'models-dir': { type: 'string', value: 'DIR', description: 'Local model store (default $KDD_MODELS_DIR or ~/.cache/kdd-index/models)' },
+  // Also write the static docs site (and its search sub-bundle) next to the bundle (#7).
+  site: { type: 'boolean', default: false, description: 'Also write the static search site next to the bundle (as kdd site does)' },
+  json: { type: 'boolean', default: false, description: 'Print the machine report (counts, warnings, domain events) as JSON' },
+  strict: { type: 'boolean', default: false, description: 'Exit with code 1 when the build reported any warning' },
+  // CI gate (CMD-001): layer violations are reported, never rejected, unless this is given.
+  'fail-on-violations': { type: 'boolean', default: false, description: 'Exit with code 1 when an edge breaks the layer rule (BR-LAYER-001); a CI gate' },
+  'indexed-by': { type: 'string', value: 'NAME', description: "Developer name recorded in the manifest's indexed_by (merge and sync name inputs by it)" },
+  'max-file-bytes': { type: 'string', value: 'N', description: `Files larger than this are skipped with a warning (default ${DEFAULT_MAX_FILE_BYTES})` },
+} as const satisfies FlagTable;
 
 export const buildCommand: Command = {
   name: 'build',
   summary: 'Index a specs tree into .kdd-index/ and a content-hashed bundle in dist/',
-  usage:
-    'kdd build [SPECS_DIR=specs] [--out dist] [--index-dir .kdd-index] [--incremental|--full] [--since REF [--head REF]] [--level auto|L1|L2] [--embedder MODEL] [--dtype q8] [--models-dir DIR] [--site] [--json] [--strict] [--fail-on-violations] [--allow-mass-delete] [--indexed-by NAME]',
+  usage: 'kdd build [SPECS_DIR=specs] [options]',
+  flags: BUILD_FLAGS,
   async run(argv, io) {
-    const { values, positionals } = parseFlags(argv, {
-      out: { type: 'string', default: 'dist' },
-      'index-dir': { type: 'string', default: '.kdd-index' },
-      'indexed-by': { type: 'string' },
-      'max-file-bytes': { type: 'string' },
-      json: { type: 'boolean', default: false },
-      strict: { type: 'boolean', default: false },
-      // CI gate (CMD-001): layer violations are reported, never rejected, unless this is given.
-      'fail-on-violations': { type: 'boolean', default: false },
-      // Incremental is the default whenever a compatible .kdd-index/ exists (UC-002); --full forces a rebuild.
-      incremental: { type: 'boolean', default: false },
-      full: { type: 'boolean', default: false },
-      // CMD-002 base_commit/head_commit: the changed files come from `git diff` instead of hashing every file.
-      since: { type: 'string' },
-      head: { type: 'string' },
-      // The mass-delete guard (docs/integrity.md) refuses a build that would wipe the index; this lifts it.
-      'allow-mass-delete': { type: 'boolean', default: false },
-      // BR-INDEX-001: auto = L2 when a model is available locally (named, or the default one pulled).
-      level: { type: 'string', default: 'auto' },
-      embedder: { type: 'string' },
-      dtype: { type: 'string' },
-      'models-dir': { type: 'string' },
-      // Also write the static docs site (and its search sub-bundle) next to the bundle (#7).
-      site: { type: 'boolean', default: false },
-    });
+    const { values, positionals } = parseFlags(argv, BUILD_FLAGS);
     if (!['auto', 'L1', 'L2'].includes(values.level)) throw new UsageError(`--level must be auto, L1 or L2 (got '${values.level}')`);
     if (values.dtype !== undefined && !isModelDtype(values.dtype)) throw new UsageError(`unknown --dtype '${values.dtype}'`);
     if (values.incremental && values.full) throw new UsageError('--incremental and --full exclude each other');

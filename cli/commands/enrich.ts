@@ -10,39 +10,40 @@ import { enrich, type EnrichReport } from '../../compiler/enrich/enrich.js';
 import { PROVIDERS } from '../../compiler/enrich/resolve-agent.js';
 import type { EnrichProvider } from '../../compiler/enrich/artifact.js';
 import { createError, ERRORS, EXIT, toKddError } from '../../runtime/errors.js';
-import { parseFlags, UsageError, type CliIO, type Command } from '../command.js';
+import { parseFlags, UsageError, type CliIO, type Command, type FlagTable } from '../command.js';
 
-const USAGE =
-  'kdd enrich NODE_ID… | --all [--changed] [--force] [--dry-run] [--specs specs] [--index-dir .kdd-index] [--bundle dist] ' +
-  '[--provider anthropic|openai|command] [--agent-cmd "claude -p"] [--model M] [--base-url URL] [--api-key-env NAME] ' +
-  '[--timeout-ms N] [--concurrency N] [--retries N] [--no-build] [--json]';
+const USAGE = 'kdd enrich NODE_ID… [options]\n       kdd enrich --all [--changed] [options]';
+
+/** Every `kdd enrich` flag: what it parses and what `kdd enrich --help` prints. */
+const ENRICH_FLAGS = {
+  all: { type: 'boolean', default: false, description: 'Enrich every node instead of the NODE_IDs given' },
+  changed: { type: 'boolean', default: false, description: 'Only refresh existing enrichments whose node changed since' },
+  force: { type: 'boolean', default: false, description: 'Ask the agent again even when the cached enrichment is current' },
+  'dry-run': { type: 'boolean', default: false, description: 'List what would be sent, send nothing' },
+  specs: { type: 'string', default: 'specs', value: 'DIR', description: 'The specs tree the index was built from' },
+  'index-dir': { type: 'string', default: '.kdd-index', value: 'DIR', description: 'The index to enrich (enrichments are written under it)' },
+  bundle: { type: 'string', default: 'dist', value: 'DIR', description: 'Where the rebuilt bundle is written' },
+  provider: { type: 'string', value: PROVIDERS.join('|'), description: 'Who answers: a local command, or the Anthropic / OpenAI API (default: command with --agent-cmd, else the API whose key is set)' },
+  'agent-cmd': { type: 'string', value: 'CMD', description: 'The local agent command that reads the prompt on stdin (e.g. "claude -p")' },
+  model: { type: 'string', value: 'M', description: "The API provider's model" },
+  'base-url': { type: 'string', value: 'URL', description: "The API provider's base URL (proxies, compatible servers)" },
+  'api-key-env': { type: 'string', value: 'NAME', description: 'Name of the environment variable holding the API key (the key itself is never a flag)' },
+  'timeout-ms': { type: 'string', value: 'N', description: 'Per-request time limit in milliseconds (default 300000 for a command, 120000 for an API)' },
+  concurrency: { type: 'string', value: 'N', description: 'Requests in flight at once (default 4)' },
+  retries: { type: 'string', value: 'N', description: 'Retries of a failed API request (default 3)' },
+  'no-build': { type: 'boolean', default: false, description: 'Write the enrichments but do not rebuild the bundle' },
+  json: { type: 'boolean', default: false, description: 'Print the report as JSON' },
+} as const satisfies FlagTable;
 
 export const enrichCommand: Command = {
   name: 'enrich',
   summary: "Enrich nodes with your AI agent: summary, implicit relations, impact notes (CMD-003, L3)",
   usage: USAGE,
+  flags: ENRICH_FLAGS,
   async run(argv, io) {
     const wantsJson = argv.includes('--json');
     try {
-      const { values, positionals } = parseFlags(argv, {
-        all: { type: 'boolean', default: false },
-        changed: { type: 'boolean', default: false },
-        force: { type: 'boolean', default: false },
-        'dry-run': { type: 'boolean', default: false },
-        specs: { type: 'string', default: 'specs' },
-        'index-dir': { type: 'string', default: '.kdd-index' },
-        bundle: { type: 'string', default: 'dist' },
-        provider: { type: 'string' },
-        'agent-cmd': { type: 'string' },
-        model: { type: 'string' },
-        'base-url': { type: 'string' },
-        'api-key-env': { type: 'string' },
-        'timeout-ms': { type: 'string' },
-        concurrency: { type: 'string' },
-        retries: { type: 'string' },
-        'no-build': { type: 'boolean', default: false },
-        json: { type: 'boolean', default: false },
-      });
+      const { values, positionals } = parseFlags(argv, ENRICH_FLAGS);
       if (!values.all && positionals.length === 0) throw new UsageError('give at least one NODE_ID, or --all');
       if (values.all && positionals.length > 0) throw new UsageError('NODE_IDs and --all exclude each other');
       if (values.changed && values.force) throw new UsageError('--changed and --force exclude each other');

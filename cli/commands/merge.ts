@@ -1,29 +1,32 @@
 import { resolve } from 'node:path';
 import { mergeAndWrite, type MergeWriteReport } from '../../compiler/merge-write.js';
 import { CONFLICT_STRATEGIES, type ConflictStrategy } from '../../compiler/merge.js';
-import { parseFlags, UsageError, type Command } from '../command.js';
+import { parseFlags, UsageError, type Command, type FlagTable } from '../command.js';
+
+/** Every `kdd merge` flag: what it parses and what `kdd merge --help` prints. */
+const MERGE_FLAGS = {
+  out: { type: 'string', short: 'o', value: 'OUT', description: 'Where the merged bundle and kdd.json are written (required)' },
+  'index-dir': { type: 'string', value: 'DIR', description: 'Also write the merged .kdd-index/ artifacts here' },
+  strategy: { type: 'string', default: 'last_write_wins', value: CONFLICT_STRATEGIES.join('|'), description: 'What to do when two inputs changed the same node: newest commit time wins, or fail' },
+  'from-git': { type: 'string', multiple: true, value: 'REF…', description: 'Read .kdd-index/ from these git refs instead of folders (no checkout)' },
+  repo: { type: 'string', default: '.', value: 'DIR', description: 'The git repository --from-git reads from' },
+  'index-path': { type: 'string', default: '.kdd-index', value: 'PATH', description: 'Where the index lives inside each git ref' },
+  'requested-by': { type: 'string', value: 'NAME', description: 'Who asked for the merge (recorded in the merge event)' },
+  // L2 inputs: only needed when a winner's chunk is in no input's vector cache.
+  'models-dir': { type: 'string', value: 'DIR', description: 'Local model store, for L2 inputs whose vectors must be recomputed (default $KDD_MODELS_DIR)' },
+  // The merge's pack memo (default OUT/.cache): repeated merges only tokenise what changed.
+  cache: { type: 'string', value: 'DIR', description: 'Merge caches (pack memo, git blob cache); default OUT/.cache, never served' },
+  'no-cache': { type: 'boolean', default: false, description: 'Use and write no merge cache (same bytes, slower repeated merges)' },
+  json: { type: 'boolean', default: false, description: 'Print the merge report as JSON' },
+} as const satisfies FlagTable;
 
 export const mergeCommand: Command = {
   name: 'merge',
   summary: 'Merge several indexes (.kdd-index/ folders, bundles or git refs) into one bundle (BR-MERGE-001)',
-  usage:
-    'kdd merge INDEX_OR_BUNDLE… | --from-git REF… [--repo .] [--index-path .kdd-index] -o OUT [--index-dir OUT_INDEX] [--strategy last_write_wins|fail_on_conflict] [--models-dir DIR] [--cache DIR | --no-cache] [--json]',
+  usage: 'kdd merge INDEX_OR_BUNDLE… -o OUT [options]\n       kdd merge --from-git REF… -o OUT [options]',
+  flags: MERGE_FLAGS,
   async run(argv, io) {
-    const { values, positionals } = parseFlags(argv, {
-      out: { type: 'string', short: 'o' },
-      'index-dir': { type: 'string' },
-      strategy: { type: 'string', default: 'last_write_wins' },
-      'from-git': { type: 'string', multiple: true },
-      repo: { type: 'string', default: '.' },
-      'index-path': { type: 'string', default: '.kdd-index' },
-      'requested-by': { type: 'string' },
-      // L2 inputs: only needed when a winner's chunk is in no input's vector cache.
-      'models-dir': { type: 'string' },
-      // The merge's pack memo (default OUT/.cache): repeated merges only tokenise what changed.
-      cache: { type: 'string' },
-      'no-cache': { type: 'boolean', default: false },
-      json: { type: 'boolean', default: false },
-    });
+    const { values, positionals } = parseFlags(argv, MERGE_FLAGS);
     if (!values.out) throw new UsageError('-o/--out OUT is required');
     if (values.cache !== undefined && values['no-cache']) throw new UsageError('--cache DIR and --no-cache exclude each other');
     if (!CONFLICT_STRATEGIES.includes(values.strategy as ConflictStrategy)) throw new UsageError(`--strategy must be one of ${CONFLICT_STRATEGIES.join(', ')}`);

@@ -4,20 +4,24 @@
  */
 import { DEFAULT_DTYPE, DEFAULT_MODEL, DTYPE_FILE_SUFFIX, isModelDtype, modelsDir } from '../../compiler/embed/embedder.js';
 import type { TransformersProgress } from '../../compiler/embed/transformers.js';
-import { parseFlags, UsageError, type CliIO, type Command } from '../command.js';
+import { parseFlags, UsageError, type CliIO, type Command, type FlagTable } from '../command.js';
 
-const USAGE = `kdd model pull [ID=${DEFAULT_MODEL}] [--dtype ${DEFAULT_DTYPE}] [--models-dir DIR] [--json]\n       kdd model list [--models-dir DIR] [--json]`;
+const USAGE = `kdd model pull [ID=${DEFAULT_MODEL}] [options]\n       kdd model list [options]`;
+
+/** Every `kdd model` flag: what it parses and what `kdd model --help` prints. */
+const MODEL_FLAGS = {
+  dtype: { type: 'string', default: DEFAULT_DTYPE, value: 'DTYPE', description: `pull: which ONNX weights to download: ${Object.keys(DTYPE_FILE_SUFFIX).join(', ')} (q8 = 8-bit quantized)` },
+  'models-dir': { type: 'string', value: 'DIR', description: 'The local model store (default $KDD_MODELS_DIR or ~/.cache/kdd-index/models)' },
+  json: { type: 'boolean', default: false, description: 'Print the result as JSON' },
+} as const satisfies FlagTable;
 
 export const modelCommand: Command = {
   name: 'model',
   summary: 'Download (pull) or list the local embedding models used for L2 semantic indexing',
   usage: USAGE,
+  flags: MODEL_FLAGS,
   async run(argv, io) {
-    const { values, positionals } = parseFlags(argv, {
-      dtype: { type: 'string', default: DEFAULT_DTYPE },
-      'models-dir': { type: 'string' },
-      json: { type: 'boolean', default: false },
-    });
+    const { values, positionals } = parseFlags(argv, MODEL_FLAGS);
     const [action, id, ...extra] = positionals;
     const store = values['models-dir'] ?? modelsDir();
     if (extra.length > 0) throw new UsageError(`unexpected argument '${extra[0]}'`);

@@ -3,7 +3,7 @@
  * The server module (and sirv) is imported only when this command runs.
  */
 import { resolve } from 'node:path';
-import { parseFlags, UsageError, type Command } from '../command.js';
+import { parseFlags, UsageError, type Command, type FlagTable } from '../command.js';
 
 export const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 
@@ -14,19 +14,23 @@ export function parsePort(value: string): number {
   return port;
 }
 
+/** Every `kdd serve` flag: what it parses and what `kdd serve --help` prints. */
+const SERVE_FLAGS = {
+  port: { type: 'string', default: '4700', value: 'N', description: 'TCP port (0 = any free port)' },
+  host: { type: 'string', default: '127.0.0.1', value: 'HOST', description: 'Interface to listen on; anything but loopback makes the specs reachable from other machines' },
+  cors: { type: 'string', value: 'ORIGIN|*', description: 'Allow browser pages from this origin to call the API (no CORS headers by default)' },
+  // DNS-rebinding guard: Host names accepted besides loopback and --host (docs/serve.md).
+  'allowed-hosts': { type: 'string', value: 'NAME,…', description: 'Host names or addresses clients may use besides loopback and --host; any other Host header gets 421' },
+  'models-dir': { type: 'string', value: 'DIR', description: 'Local model store for embedding questions at L2 (default $KDD_MODELS_DIR or ~/.cache/kdd-index/models)' },
+} as const satisfies FlagTable;
+
 export const serveCommand: Command = {
   name: 'serve',
   summary: 'Serve DIR (bundles, kdd.json) and the retrieval API over HTTP, hot-swapping new bundles',
-  usage: 'kdd serve [DIR=dist] [--port 4700] [--host 127.0.0.1] [--cors ORIGIN|*] [--allowed-hosts NAME,…] [--models-dir DIR]',
+  usage: 'kdd serve [DIR=dist] [options]',
+  flags: SERVE_FLAGS,
   async run(argv, io) {
-    const { values, positionals } = parseFlags(argv, {
-      port: { type: 'string', default: '4700' },
-      host: { type: 'string', default: '127.0.0.1' },
-      cors: { type: 'string' },
-      'models-dir': { type: 'string' },
-      // DNS-rebinding guard: Host names accepted besides loopback and --host (docs/serve.md).
-      'allowed-hosts': { type: 'string' },
-    });
+    const { values, positionals } = parseFlags(argv, SERVE_FLAGS);
     if (positionals.length > 1) throw new UsageError(`unexpected argument '${positionals[1]}'`);
     const port = parsePort(values.port);
     const dir = resolve(io.cwd, positionals[0] ?? 'dist');

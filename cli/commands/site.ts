@@ -6,14 +6,21 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { writeSite } from '../../library/site.js';
-import { parseFlags, UsageError, type Command } from '../command.js';
+import { parseFlags, UsageError, type Command, type FlagTable } from '../command.js';
+
+/** Every `kdd site` flag: what it parses and what `kdd site --help` prints. */
+const SITE_FLAGS = {
+  specs: { type: 'string', value: 'DIR', description: 'The specs tree whose documents the node pages render as written (default specs when it exists; else the extracted fields)' },
+  json: { type: 'boolean', default: false, description: 'Print the report (app files, search sub-bundle sizes) as JSON' },
+} as const satisfies FlagTable;
 
 export const siteCommand: Command = {
   name: 'site',
   summary: 'Write the static search site (and its search sub-bundle) next to the bundle in DIR',
-  usage: 'kdd site [DIR=dist] [--specs SPECS_DIR=specs] [--json]',
+  usage: 'kdd site [DIR=dist] [options]',
+  flags: SITE_FLAGS,
   async run(argv, io) {
-    const { values, positionals } = parseFlags(argv, { json: { type: 'boolean', default: false }, specs: { type: 'string' } });
+    const { values, positionals } = parseFlags(argv, SITE_FLAGS);
     if (positionals.length > 1) throw new UsageError(`unexpected argument '${positionals[1]}'`);
     // The default tree is optional (node pages then show extracted fields); one named on the command line must exist.
     const specsDir = resolve(io.cwd, values.specs ?? 'specs');

@@ -1,38 +1,42 @@
 import { resolve } from 'node:path';
 import { pullFromFolder, pullWithGit, pushToFolder, pushWithGit, type SyncPullReport, type SyncPushReport } from '../../compiler/sync-push.js';
-import { parseFlags, UsageError, type Command } from '../command.js';
+import { parseFlags, UsageError, type Command, type FlagTable } from '../command.js';
 
 const USAGE = [
-  'kdd sync push (--to DIR [--as NAME] | --git [--remote origin]) [--index-dir .kdd-index] [--allow-empty] [--json]',
-  'kdd sync pull (--from DIR | --git [REF…] [--remote origin] [--repo .] [--index-path .kdd-index]) [-o dist] [--index-dir OUT_INDEX] [--models-dir DIR] [--json]',
+  'kdd sync push (--to DIR [--as NAME] | --git [--remote origin]) [options]',
+  '       kdd sync pull (--from DIR | --git [REF…]) [-o dist] [options]',
   '',
   'Transports: a shared folder (--to/--from DIR: DIR/indexes/<developer>/) or git (--git: commit .kdd-index/ and push;',
   'fetch and merge the .kdd-index/ of the remote branches). The API transport of CMD-005 (POST /v1/index/push) is not built.',
 ].join('\n');
 
+/** Every `kdd sync` flag: what it parses and what `kdd sync --help` prints. */
+const SYNC_FLAGS = {
+  to: { type: 'string', value: 'DIR', description: 'push: the shared folder (the index lands in DIR/indexes/<developer>/)' },
+  from: { type: 'string', value: 'DIR', description: 'pull: the shared folder to merge every developer\'s index from' },
+  git: { type: 'boolean', default: false, description: 'Use git as the transport (push commits .kdd-index/; pull fetches the remote branches)' },
+  transport: { type: 'string', value: 'folder|git', description: 'The transport by name (same as --to/--from or --git)' },
+  as: { type: 'string', value: 'NAME', description: "push: the developer folder name (default the manifest's indexed_by, else the OS user)" },
+  remote: { type: 'string', default: 'origin', value: 'NAME', description: 'The git remote (--git)' },
+  'index-dir': { type: 'string', value: 'DIR', description: 'push: the index to send (default .kdd-index); pull: also write the merged index here' },
+  repo: { type: 'string', default: '.', value: 'DIR', description: 'pull --git: the git repository' },
+  'index-path': { type: 'string', default: '.kdd-index', value: 'PATH', description: 'pull --git: where the index lives inside each ref' },
+  out: { type: 'string', short: 'o', default: 'dist', value: 'DIR', description: 'pull: where the merged bundle is written' },
+  'models-dir': { type: 'string', value: 'DIR', description: 'pull: local model store for L2 inputs (default $KDD_MODELS_DIR)' },
+  json: { type: 'boolean', default: false, description: 'Print the report as JSON' },
+  // An index with no document is not pushed unless this says so (docs/integrity.md).
+  'allow-empty': { type: 'boolean', default: false, description: 'push: send an index that holds no document (refused by default: it would empty the team index)' },
+} as const satisfies FlagTable;
+
 export const syncCommand: Command = {
   name: 'sync',
   summary: 'Push this index to a shared folder or git remote, pull the team\'s merged index (UC-007); never sends spec files',
   usage: USAGE,
+  flags: SYNC_FLAGS,
   async run(argv, io) {
     const [direction, ...rest] = argv;
     if (direction !== 'push' && direction !== 'pull') throw new UsageError(`expected 'push' or 'pull' (got ${direction ? `'${direction}'` : 'nothing'})`);
-    const { values, positionals } = parseFlags(rest, {
-      to: { type: 'string' },
-      from: { type: 'string' },
-      git: { type: 'boolean', default: false },
-      transport: { type: 'string' },
-      as: { type: 'string' },
-      remote: { type: 'string', default: 'origin' },
-      'index-dir': { type: 'string' },
-      repo: { type: 'string', default: '.' },
-      'index-path': { type: 'string', default: '.kdd-index' },
-      out: { type: 'string', short: 'o', default: 'dist' },
-      'models-dir': { type: 'string' },
-      json: { type: 'boolean', default: false },
-      // An index with no document is not pushed unless this says so (docs/integrity.md).
-      'allow-empty': { type: 'boolean', default: false },
-    });
+    const { values, positionals } = parseFlags(rest, SYNC_FLAGS);
     if (values.transport === 'api') throw new UsageError('the API transport (POST /v1/index/push, GET /v1/index/pull) is not built: use --to/--from DIR or --git');
     if (values.transport !== undefined && values.transport !== 'git' && values.transport !== 'folder') throw new UsageError(`unknown --transport '${values.transport}'`);
     const git = values.git || values.transport === 'git';

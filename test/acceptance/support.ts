@@ -242,10 +242,10 @@ export async function tinyModelStore(world: World, name = 'tiny-e5-test'): Promi
   return value;
 }
 
-/** Build options of the CLI, read from its usage line (the build may not support L2 yet). */
+/** Build options of the CLI, read from its help (the build may not support L2 yet). */
 export async function buildUsage(): Promise<string> {
-  const { buildCommand } = await import('../../cli/commands/build.js');
-  return buildCommand.usage;
+  const [{ buildCommand }, { commandHelp }] = await Promise.all([import('../../cli/commands/build.js'), import('../../cli/command.js')]);
+  return commandHelp(buildCommand);
 }
 
 /** Why L2 scenarios are pending while `kdd build` cannot select a level/model (issue #4). */

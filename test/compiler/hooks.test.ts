@@ -1,10 +1,12 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, writeFile, mkdir } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { addBlock, BLOCK_END, BLOCK_START, hookBlock, installHook, removeBlock, uninstallHook } from '../../compiler/hooks.js';
+import { runCli } from '../../cli/main.js';
+import { capture } from '../helpers/cli-io.js';
 import { removeTree } from '../helpers/temp-tree.js';
 
 const roots: string[] = [];
@@ -124,6 +126,48 @@ describe('installHook', () => {
     expect(clean.status, clean.stderr).toBe(0);
     expect(git(root, 'show', '--name-only', '--format=', 'HEAD')).toContain('.kdd-index/manifest.json');
   }, 30_000);
+
+  it('after commits made through the hook, and in a fresh clone, the next kdd build changes no committed file', async () => {
+    const root = await repo();
+    await mkdir(join(root, 'specs/01-domain/entities'), { recursive: true });
+    await writeFile(join(root, '.gitignore'), 'dist/\n');
+    await writeFile(join(root, 'specs/01-domain/entities/Pedido.md'), spec('Pedido', 'Un pedido de un [[Usuario]].'));
+    // Commits an hour apart: equal commit times (one second) would hide a time the build moves.
+    let hour = 0;
+    const commitAll = (message: string) => {
+      hour += 1;
+      const date = `2026-01-01T${String(hour).padStart(2, '0')}:00:00Z`;
+      git(root, 'add', '-A');
+      const result = spawnSync('git', ['commit', '-qm', message], { cwd: root, encoding: 'utf8', env: { ...process.env, KDD_BIN, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date } });
+      expect(result.status, result.stderr).toBe(0);
+    };
+    commitAll('specs before the hook');
+    await installHook({ repo: root });
+    await writeFile(join(root, 'specs/01-domain/entities/Usuario.md'), spec('Usuario', 'Quien compra.'));
+    commitAll('add Usuario through the hook');
+    await writeFile(join(root, 'specs/01-domain/entities/Usuario.md'), spec('Usuario', 'Quien compra y paga.'));
+    await writeFile(join(root, 'specs/01-domain/entities/Pedido.md'), spec('Pedido', 'Un pedido de un [[Usuario]], con líneas.'));
+    commitAll('edit both through the hook');
+    expect(git(root, 'status', '--porcelain')).toBe('');
+
+    // `kdd build` in-process (the CLI's own code path; the hook above ran it as a process).
+    const build = async (cwd: string, ...flags: string[]) => {
+      const { io, err } = capture(cwd);
+      expect(await runCli(['build', ...flags], io), err.join('')).toBe(0);
+    };
+    await build(root);
+    expect(git(root, 'status', '--porcelain')).toBe('');
+
+    const clone = await mkdtemp(join(tmpdir(), 'kdd-hook-clone-'));
+    roots.push(clone);
+    git(clone, 'clone', '-q', root, '.');
+    await build(clone);
+    expect(git(clone, 'status', '--porcelain')).toBe('');
+    // The bundle is git's answer, not the index's history: a full rebuild from nothing packs the same bytes.
+    await build(clone, '--full', '--index-dir', 'dist/fresh-index', '--out', 'dist/fresh');
+    const pointer = (dir: string) => JSON.parse(readFileSync(join(clone, dir, 'kdd.json'), 'utf8')).hash as string;
+    expect(pointer('dist/fresh')).toBe(pointer('dist'));
+  }, 60_000);
 
   it('a failing index build does not block the commit', async () => {
     const root = await repo();

@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { build } from '../../compiler/build.js';
 import { buildIndex } from '../../compiler/incremental.js';
 import { readTombstones } from '../../compiler/emit/tombstones.js';
+import { loadBundle } from '../../library/load-bundle.js';
 import { applyOp, opArbitrary, treeArbitrary, writeTree, type Tree } from '../helpers/arbitrary-tree.js';
 import { removeTree } from '../helpers/temp-tree.js';
 
@@ -156,7 +157,7 @@ describe('buildIndex', () => {
     expect(report.full_reason).toMatch(/0\.9\.0/);
   });
 
-  it('in git: indexed_at follows commits without re-extraction, tombstones take the HEAD commit time', async () => {
+  it('in git: the bundle\'s indexed_at follows commits without re-extraction or node file writes, tombstones take the HEAD commit time', async () => {
     const root = await fresh();
     git(root, 'init', '-q');
     git(root, 'config', 'user.email', 'dev@example.com');
@@ -178,8 +179,13 @@ describe('buildIndex', () => {
     const report = await buildIndex(dirs(root));
     expect(report.changes.reindexed).toEqual([]);
     expect(await readTombstones(dirs(root).indexDir)).toMatchObject([{ node_id: 'Entity:Pedido', deleted_at: '2024-01-03T10:00:00.000Z' }]);
+    // The bundle carries git's time now; the node file keeps the one its version was written with
+    // (a time that moves alone rewrites no committed file: docs/decisions/index-times.md).
     const rule = JSON.parse(await readFile(join(root, '.kdd-index/nodes/business-rule/BR-PEDIDO-001.json'), 'utf8'));
-    expect(rule.indexed_at).toBe('2024-01-03T10:00:00.000Z');
+    expect(rule.indexed_at).toBe('2024-01-01T10:00:00.000Z');
+    const bundled = (await loadBundle(dirs(root).outDir)).bundle.nodes.find((node) => node.id === 'BR:BR-PEDIDO-001');
+    expect(bundled?.indexed_at).toBe('2024-01-03T10:00:00.000Z');
+    expect(report.bundle_reused).toBe(false);
     // And the bundle equals a full rebuild in the same repository.
     const full = await build({ ...dirs(root), outDir: join(root, 'dist-full'), indexDir: join(root, '.kdd-index-full') });
     expect(full.bundle.hash).toBe(report.bundle.hash);

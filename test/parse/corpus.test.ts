@@ -6,8 +6,9 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseFrontMatter, parseGherkin, parseMarkdown, parseStateDiagram } from '../../compiler/parse/index.js';
+import { KDD_ENGINE_SPECS } from '../helpers/temp-tree.js';
 
-const ROOT = '/work/shared/corpora/kdd-engine/specs';
+const ROOT = KDD_ENGINE_SPECS;
 const available = existsSync(ROOT);
 if (!available) console.warn(`[parse corpus] ${ROOT} not found: corpus test skipped`);
 

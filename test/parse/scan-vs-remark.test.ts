@@ -13,7 +13,7 @@ import { scanMarkdown } from '../../compiler/parse/scan-markdown.js';
 
 const PROJECT = join(import.meta.dirname, '../..');
 const CORPORA = [
-  '/work/shared/corpora/kdd-engine/specs',
+  join(PROJECT, '../shared/corpora/kdd-engine/specs'),
   join(PROJECT, 'test/fixtures'),
   join(PROJECT, 'specs'),
 ];

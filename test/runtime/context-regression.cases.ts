@@ -12,7 +12,7 @@ import type { KddIndex } from '../../runtime/kdd-index.js';
 import { loadIndex } from '../../runtime/load.js';
 import { context, type ContextParams } from '../../runtime/queries/context.js';
 
-export const KDD_ENGINE = '/work/shared/corpora/kdd-engine/specs';
+export const KDD_ENGINE = fileURLToPath(new URL('../../../shared/corpora/kdd-engine/specs', import.meta.url));
 export const FIXTURES = ['shop', 'multi-domain', 'kinds'] as const;
 export const SNAPSHOT = fileURLToPath(new URL('../fixtures/context-regression/snapshot.json', import.meta.url));
 

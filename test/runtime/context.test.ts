@@ -8,10 +8,12 @@ import { loadIndex } from '../../runtime/load.js';
 import { context } from '../../runtime/queries/context.js';
 import { search } from '../../runtime/queries/search.js';
 import { estimateJsonTokens } from '../../runtime/tokens.js';
+
+import { KDD_ENGINE_SPECS } from '../helpers/temp-tree.js';
 import { arbitraryIndex, arbitraryQuery } from './search/_random-index.js';
 
 const SHOP = fileURLToPath(new URL('../fixtures/shop', import.meta.url));
-const KDD_ENGINE = '/work/shared/corpora/kdd-engine/specs';
+const KDD_ENGINE = KDD_ENGINE_SPECS;
 
 async function indexOf(specsDir: string): Promise<KddIndex> {
   return loadIndex(packCompiled(await compile({ specsDir })).bytes);

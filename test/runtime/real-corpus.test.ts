@@ -7,8 +7,9 @@ import { coverage } from '../../runtime/queries/coverage.js';
 import { graph } from '../../runtime/queries/graph.js';
 import { impact } from '../../runtime/queries/impact.js';
 import { violations } from '../../runtime/queries/violations.js';
+import { KDD_ENGINE_SPECS } from '../helpers/temp-tree.js';
 
-const SPECS = '/work/shared/corpora/kdd-engine/specs';
+const SPECS = KDD_ENGINE_SPECS;
 const present = existsSync(SPECS);
 
 describe.skipIf(!present)('queries on the kdd-engine corpus', () => {
