@@ -60,7 +60,7 @@ describe('kdd check', () => {
     const { out } = await check(root, 'specs', '--format', 'json');
     const { problems } = JSON.parse(out) as { problems: { rule_id: string; message: string; file: string }[] };
     const duplicate = problems.find((p) => p.rule_id === 'KDD-DUPLICATE-ID')!;
-    expect(duplicate.message).toContain('Zz-Copia.md ignored, already defined by 01-domain/entities/Pedido.md');
+    expect(duplicate.message).toContain('Zz-Copia.md ignored, the id stays with 01-domain/entities/Pedido.md');
     for (const problem of problems) expect(problem.message).toMatch(/\. [A-Z][^.]*\.?/);
   });
 
