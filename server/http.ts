@@ -96,6 +96,9 @@ export function createServer(options: ServeOptions): KddServer {
     etag: true,
     extensions: ['html'],
     dotfiles: false,
+    // `kdd site` writes X.br / X.gz next to the files worth compressing: sent when the client accepts them.
+    brotli: true,
+    gzip: true,
     setHeaders: (res, pathname) => {
       res.setHeader('Cache-Control', HASHED_FILE.test(pathname) ? IMMUTABLE : 'no-cache');
       if (pathname.endsWith('.msgpack')) res.setHeader('Content-Type', MSGPACK_TYPE);

@@ -52,6 +52,8 @@ export interface FuseOptions {
    * the kept ones are exactly the leading candidates of the full list, and only they are sorted.
    */
   minScore?: number;
+  /** The query already analysed (the site adds completions of a word being typed); default: `analyzeQuery(queryText)`. */
+  analysis?: QueryAnalysis;
 }
 
 export interface Fused {
@@ -63,7 +65,7 @@ export interface Fused {
 }
 
 export function fuse(index: KddIndex, queryText: string, options: FuseOptions): Fused {
-  const analysis = analyzeQuery(queryText, (t) => index.text.docFrequency(t) > 0);
+  const analysis = options.analysis ?? analyzeQuery(queryText, (t) => index.text.docFrequency(t) > 0);
   // Lexical base scores live in per-index scratch arrays (lex.total[node], lex.has(node)): no map.
   const lex = lexicalScores(index, analysis);
   const semantic = semanticScores(index, options.queryVector);

@@ -73,6 +73,22 @@ export class ShardedSearch {
     }
   }
 
+  /**
+   * Loaded terms that start with `prefix`, in order. The shards the prefix's range spans (sorted
+   * terms: one or two) are remembered as missing when not loaded, as any term lookup.
+   */
+  termsWithPrefix(prefix: string): string[] {
+    const first = Math.max(0, shardFor(this.meta.terms, prefix));
+    const last = shardFor(this.meta.terms, `${prefix}\uffff`);
+    const out: string[] = [];
+    for (let shard = first; shard <= last; shard++) {
+      const loaded = this.termShards.get(shard);
+      if (!loaded) this.missingTerms.add(shard);
+      else for (const term of loaded.terms) if (term.startsWith(prefix)) out.push(term);
+    }
+    return out;
+  }
+
   /** What result rows show for node `position` (fetches its doc chunk once). */
   async summary(position: number): Promise<DocSummary> {
     const chunk = Math.floor(position / DOC_CHUNK);

@@ -1,0 +1,77 @@
+/**
+ * Search as you type (#18): the word still being typed ("crear pedi") also matches the index terms
+ * it can grow into. The index holds stems (`pedido` → `ped`), so a partial word matches the terms
+ * that start with it (`valida` → `validac`…) and the longest known term it starts with (`pedi` →
+ * `ped`). Only what the index does not know is completed (a last word, or the last two joined):
+ * a query of known words ranks as it always did.
+ */
+import type { QueryAnalysis } from '../../../runtime/search/rank.js';
+import { fold, term } from '../../../runtime/search/tokenizer.js';
+import type { TextIndex } from '../../../runtime/search/types.js';
+
+/** Terms a partial word adds at most (the most frequent ones). */
+export const MAX_COMPLETIONS = 8;
+/** Below the typed word (1): a completion is a guess at what the user means. */
+export const COMPLETION_WEIGHT = 0.8;
+/** Shortest partial word completed (shorter ones would match half the vocabulary). */
+export const MIN_PARTIAL = 3;
+/** The last word of the query and the one before it (when only spaces part them). */
+const LAST_WORDS = /(?:([\p{L}\p{N}]+)\s+)?([\p{L}\p{N}]+)$/u;
+
+/** Sorted index terms that start with `prefix` (all of them: the caller picks). */
+export type PrefixTerms = (prefix: string) => readonly string[];
+
+/**
+ * `analysis` with the completions of the query's last word added to its concept's group, and
+ * those of the last two words joined (`crear ped` → `crearpedido`, as the tokenizer indexes the
+ * CamelCase title `CrearPedido`) as a group of their own.
+ */
+export function completeLastWord(query: string, analysis: QueryAnalysis, text: Pick<TextIndex, 'docFrequency'>, prefixTerms: PrefixTerms): QueryAnalysis {
+  const words = LAST_WORDS.exec(query);
+  if (!words) return analysis;
+  const [, previous, word = ''] = words;
+  const typed = term(word);
+  const partial = fold(word);
+  if (typed === null || partial.length < MIN_PARTIAL) return analysis;
+  const known = (t: string) => text.docFrequency(t) > 0;
+  const mostFrequent = (terms: readonly string[]) => [...terms].sort((a, b) => text.docFrequency(b) - text.docFrequency(a) || (a < b ? -1 : 1)).slice(0, MAX_COMPLETIONS);
+  let groups = analysis.groups;
+  const inQuery = new Set(groups.flatMap((group) => group.map((alt) => alt.term)));
+  const alternatives = (terms: readonly string[]) => terms.filter((t) => !inQuery.has(t)).map((t) => ({ term: t, weight: COMPLETION_WEIGHT }));
+  /** Terms `partial` can grow into, and the longest known term (at least `shortest` long) it starts with. */
+  const grow = (partial: string, shortest: number) => {
+    const completions = mostFrequent(prefixTerms(partial));
+    for (let end = partial.length - 1; end >= shortest; end--) {
+      if (!known(partial.slice(0, end))) continue;
+      if (!completions.includes(partial.slice(0, end))) completions.push(partial.slice(0, end));
+      break;
+    }
+    return alternatives(completions);
+  };
+  if (!known(typed)) {
+    const added = grow(partial, MIN_PARTIAL);
+    const at = groups.findIndex((group) => group.some((alt) => alt.term === typed));
+    if (added.length > 0) groups = at < 0 ? [...groups, added] : groups.map((group, i) => (i === at ? [...group, ...added] : group));
+  }
+  if (previous) {
+    const added = grow(fold(previous + word), fold(previous).length + MIN_PARTIAL - 1);
+    if (added.length > 0) groups = [...groups, added];
+  }
+  return groups === analysis.groups ? analysis : { ...analysis, groups };
+}
+
+/** {@link PrefixTerms} over a sorted term list (the full bundle's vocabulary). */
+export function sortedPrefixTerms(sorted: readonly string[]): PrefixTerms {
+  return (prefix) => {
+    let lo = 0;
+    let hi = sorted.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (sorted[mid]! < prefix) lo = mid + 1;
+      else hi = mid;
+    }
+    const out: string[] = [];
+    for (let i = lo; i < sorted.length && sorted[i]!.startsWith(prefix); i++) out.push(sorted[i]!);
+    return out;
+  };
+}
