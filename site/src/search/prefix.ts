@@ -2,8 +2,9 @@
  * Search as you type (#18): the word still being typed ("crear pedi") also matches the index terms
  * it can grow into. The index holds stems (`pedido` → `ped`), so a partial word matches the terms
  * that start with it (`valida` → `validac`…) and the longest known term it starts with (`pedi` →
- * `ped`). Only what the index does not know is completed (a last word, or the last two joined):
- * a query of known words ranks as it always did.
+ * `ped`). A last word the index does not know is completed; the last two words joined are completed
+ * while the last word is unknown or at most {@link SHORT_WORD} letters. A query whose last word is a
+ * longer known word ranks as it always did and fetches no more shards.
  */
 import type { QueryAnalysis } from '../../../runtime/search/rank.js';
 import { fold, term } from '../../../runtime/search/tokenizer.js';
@@ -15,6 +16,8 @@ export const MAX_COMPLETIONS = 8;
 export const COMPLETION_WEIGHT = 0.8;
 /** Shortest partial word completed (shorter ones would match half the vocabulary). */
 export const MIN_PARTIAL = 3;
+/** A known last word this short may be the start of a longer one (its pair with the word before is completed). */
+export const SHORT_WORD = 4;
 /** The last word of the query and the one before it (when only spaces part them). */
 const LAST_WORDS = /(?:([\p{L}\p{N}]+)\s+)?([\p{L}\p{N}]+)$/u;
 
@@ -53,7 +56,9 @@ export function completeLastWord(query: string, analysis: QueryAnalysis, text: P
     const at = groups.findIndex((group) => group.some((alt) => alt.term === typed));
     if (added.length > 0) groups = at < 0 ? [...groups, added] : groups.map((group, i) => (i === at ? [...group, ...added] : group));
   }
-  if (previous) {
+  // The pair only while the last word may still be growing: unknown, or too short to be sure it is
+  // whole (`ped` is a known stem). Completing every pair would fetch a shard or two per query.
+  if (previous && (!known(typed) || partial.length <= SHORT_WORD)) {
     const added = grow(fold(previous + word), fold(previous).length + MIN_PARTIAL - 1);
     if (added.length > 0) groups = [...groups, added];
   }
