@@ -4,7 +4,8 @@
  * neighbourhood once per depth; filters narrow it here without another request
  * (graph/walk.ts filterNeighbourhood). The layout runs a fixed number of ticks before drawing, from
  * d3-force's deterministic start, so the same graph always draws the same picture and nothing moves
- * under the pointer.
+ * under the pointer. The SVG is a group, not an image: its nodes are links that the keyboard and
+ * screen readers reach.
  */
 import type { SimulationLinkDatum, SimulationNodeDatum } from 'd3-force';
 import { h, nodeHref, s } from '../dom.js';
@@ -122,7 +123,7 @@ function layout(d3: typeof import('d3-force'), view: Neighbourhood, depth: numbe
   });
   const svg = s(
     'svg',
-    { viewBox: `${minX} ${minY} ${maxX - minX} ${maxY - minY}`, class: 'graph', role: 'img', 'aria-label': `Graph around ${view.center}` },
+    { viewBox: `${minX} ${minY} ${maxX - minX} ${maxY - minY}`, class: 'graph', role: 'group', 'aria-label': `Graph around ${view.center}` },
     s('defs', {}, s('marker', { id: 'arrow', viewBox: '0 0 10 10', refX: '10', refY: '5', markerWidth: '6', markerHeight: '6', orient: 'auto-start-reverse' }, s('path', { d: 'M 0 0 L 10 5 L 0 10 z', fill: '#999' }))),
     s('g', { class: 'edges' }, edgeLines),
     s(
