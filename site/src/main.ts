@@ -56,7 +56,7 @@ async function load(page: string, id: string, params: URLSearchParams): Promise<
       return renderNode(await client.request('node', { id }));
     case 'graph': {
       const depth = Math.min(3, Math.max(1, Number(params.get('depth')) || 1));
-      return await renderGraph(await client.request('graph', { id, depth }), depth);
+      return await renderGraph(client.request('graph', { id, depth }), depth);
     }
     case 'impact':
       return renderImpact(await client.request('impact', { id }));

@@ -31,8 +31,9 @@ export function layerColour(layer: string): string {
 
 interface Placed extends SimulationNodeDatum, NeighbourhoodNode {}
 
-export async function renderGraph(result: Neighbourhood, depth: number): Promise<HTMLElement> {
-  const d3 = await import('d3-force');
+/** Takes the worker's answer as a promise so the layout code downloads while the worker walks. */
+export async function renderGraph(answer: Promise<Neighbourhood>, depth: number): Promise<HTMLElement> {
+  const [d3, result] = await Promise.all([import('d3-force'), answer]);
   const types = [...new Set(result.edges.map((e) => e.type))].sort();
   const layers = [...new Set(result.nodes.map((n) => n.layer))].sort();
   const shownTypes = new Set(types);
