@@ -85,7 +85,6 @@ export function packSiteBundle(bundle: Bundle, bundleFile: string): SiteBundle {
     keys,
     docs,
     index_level: bundle.manifest.index_level,
-    stats: { nodes: bundle.nodes.length, edges: bundle.edges.length },
   };
   const metaName = emit(meta);
   const metaFile = files.pop()!;

@@ -78,7 +78,6 @@ export interface SearchMeta {
   /** Doc chunk files: chunk i holds nodes [i·DOC_CHUNK, (i+1)·DOC_CHUNK). */
   docs: string[];
   index_level: string;
-  stats: { nodes: number; edges: number };
 }
 
 export interface TermShard {

@@ -51,11 +51,11 @@ async function fetchOk(url: string): Promise<Response> {
 
 const fetchFile = async <T>(name: string): Promise<T> => packr.unpack(new Uint8Array(await (await fetchOk(`${base}${name}`)).arrayBuffer())) as T;
 
-let site: Promise<SitePointer | null> | null = null;
+let pointerLoad: Promise<SitePointer | null> | null = null;
 
 /** `kdd-site.json` when it was derived from the bundle `kdd.json` names, else null. */
 function sitePointer(): Promise<SitePointer | null> {
-  return (site ??= (async () => {
+  return (pointerLoad ??= (async () => {
     const [pointer, found] = await Promise.all([
       fetchOk(`${base}${POINTER_FILE}`).then(async (r) => parsePointer(await r.json(), POINTER_FILE)),
       fetch(`${base}${SITE_POINTER_FILE}`)
@@ -66,7 +66,7 @@ function sitePointer(): Promise<SitePointer | null> {
     // A stale sub-bundle (an older build) would answer about the wrong nodes: use the full bundle.
     return found && found.format === SITE_FORMAT && found.source === pointer.bundle ? found : null;
   })().catch((error: unknown) => {
-    site = null;
+    pointerLoad = null;
     throw error;
   }));
 }
@@ -144,14 +144,14 @@ async function graphStore(): Promise<GraphStore> {
   return chunked ?? new BundleGraph(await fullIndex());
 }
 
-let chunked: Promise<ChunkedGraph | null> | null = null;
+let graphLoad: Promise<ChunkedGraph | null> | null = null;
 
 function chunkedGraph(): Promise<ChunkedGraph | null> {
-  return (chunked ??= (async () => {
+  return (graphLoad ??= (async () => {
     const site = await sitePointer();
     return site ? new ChunkedGraph(await fetchFile<GraphMeta>(site.graph), fetchFile) : null;
   })().catch((error: unknown) => {
-    chunked = null;
+    graphLoad = null;
     throw error;
   }));
 }
