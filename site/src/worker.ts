@@ -16,7 +16,7 @@ import { BundleGraph, ChunkedGraph, type GraphStore } from './graph/store.js';
 import { neighbourhood } from './graph/walk.js';
 import type { Info, InitMessage, NodeView, RequestMessage, RequestType, Requests, ResponseMessage, SearchAnswer, SearchRequest } from './protocol.js';
 import type { SerializedTextIndex } from '../../runtime/search/bm25f.js';
-import { sortedPrefixTerms, type PrefixTerms } from './search/prefix.js';
+import { sortedVocabulary, type Vocabulary } from './search/prefix.js';
 import { rank, snippetOf } from './search/rank.js';
 import { ShardedSearch } from './search/sharded.js';
 
@@ -83,7 +83,7 @@ async function search(request: SearchRequest): Promise<SearchAnswer> {
   const started = performance.now();
   const sharded = loaded ? null : await shardedSearch();
   if (sharded) {
-    const { result, fetched } = await sharded.run((index) => rank(index, request, (prefix) => sharded.termsWithPrefix(prefix)));
+    const { result, fetched } = await sharded.run((index) => rank(index, request, sharded.vocabulary));
     const rows = await Promise.all(
       result.hits.map(async (hit) => {
         const doc = await sharded.summary(hit.node);
@@ -105,14 +105,14 @@ async function search(request: SearchRequest): Promise<SearchAnswer> {
   return { q: request.q, rows, source: 'bundle', fetched: 0, ms: performance.now() - started };
 }
 
-const vocabularies = new WeakMap<KddIndex, PrefixTerms>();
+const vocabularies = new WeakMap<KddIndex, Vocabulary>();
 
 /** The full bundle's sorted terms, for completing a word being typed. */
-function vocabulary(index: KddIndex): PrefixTerms {
+function vocabulary(index: KddIndex): Vocabulary {
   let found = vocabularies.get(index);
   if (!found) {
     const terms = (index.bundle.search as SerializedTextIndex).terms;
-    vocabularies.set(index, (found = sortedPrefixTerms(terms === '' ? [] : terms.split('\n'))));
+    vocabularies.set(index, (found = sortedVocabulary(terms === '' ? [] : terms.split('\n'))));
   }
   return found;
 }

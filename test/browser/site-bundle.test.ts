@@ -20,7 +20,7 @@ import { impact } from '../../runtime/queries/impact.js';
 import type { GraphMeta } from '../../site/src/format.js';
 import { BundleGraph, ChunkedGraph } from '../../site/src/graph/store.js';
 import { filterNeighbourhood, neighbourhood } from '../../site/src/graph/walk.js';
-import { sortedPrefixTerms } from '../../site/src/search/prefix.js';
+import { sortedVocabulary } from '../../site/src/search/prefix.js';
 import type { SerializedTextIndex } from '../../runtime/search/bm25f.js';
 
 const QUERIES = ['crear pedido', 'create order', 'CMD-001', 'Entity:Pedido', 'pedido', 'regla de negocio del pedido', 'ship order event', 'carrito vacío', 'BR-PEDIDO-001', 'latencia', 'zzz nothing here'];
@@ -102,7 +102,7 @@ describe('ShardedSearch', () => {
 describe('search as you type', () => {
   const vocabulary = () => {
     const terms = (full.bundle.search as SerializedTextIndex).terms;
-    return sortedPrefixTerms(terms.split('\n'));
+    return sortedVocabulary(terms.split('\n'));
   };
 
   it.each([
@@ -114,7 +114,7 @@ describe('search as you type', () => {
     const expected = rank(full, { q }, vocabulary());
     expect(expected.hits.slice(0, 3).map((hit) => hit.node)).toContain(rank(full, { q: whole }).hits[0]!.node);
     const search = await sharded();
-    const { result } = await search.run((index) => rank(index, { q }, (prefix) => search.termsWithPrefix(prefix)));
+    const { result } = await search.run((index) => rank(index, { q }, search.vocabulary));
     expect(result.hits).toEqual(expected.hits);
   });
 

@@ -21,21 +21,29 @@ export const SHORT_WORD = 4;
 /** The last word of the query and the one before it (when only spaces part them). */
 const LAST_WORDS = /(?:([\p{L}\p{N}]+)\s+)?([\p{L}\p{N}]+)$/u;
 
-/** Sorted index terms that start with `prefix` (all of them: the caller picks). */
-export type PrefixTerms = (prefix: string) => readonly string[];
+/** What completion reads of the index's vocabulary. */
+export interface Vocabulary {
+  /** Sorted index terms that start with `prefix` (sharded: those loaded; the rest are fetched for the next round). */
+  withPrefix(prefix: string): readonly string[];
+  /**
+   * Whether the index's word on `term` is final. The sharded index answers "unknown" for a term
+   * whose shard is not loaded yet: completing then would fetch shards for a word that is whole.
+   */
+  settled(term: string): boolean;
+}
 
 /**
  * `analysis` with the completions of the query's last word added to its concept's group, and
  * those of the last two words joined (`crear ped` → `crearpedido`, as the tokenizer indexes the
  * CamelCase title `CrearPedido`) as a group of their own.
  */
-export function completeLastWord(query: string, analysis: QueryAnalysis, text: Pick<TextIndex, 'docFrequency'>, prefixTerms: PrefixTerms): QueryAnalysis {
+export function completeLastWord(query: string, analysis: QueryAnalysis, text: Pick<TextIndex, 'docFrequency'>, vocabulary: Vocabulary): QueryAnalysis {
   const words = LAST_WORDS.exec(query);
   if (!words) return analysis;
   const [, previous, word = ''] = words;
   const typed = term(word);
   const partial = fold(word);
-  if (typed === null || partial.length < MIN_PARTIAL) return analysis;
+  if (typed === null || partial.length < MIN_PARTIAL || !vocabulary.settled(typed)) return analysis;
   const known = (t: string) => text.docFrequency(t) > 0;
   const mostFrequent = (terms: readonly string[]) => [...terms].sort((a, b) => text.docFrequency(b) - text.docFrequency(a) || (a < b ? -1 : 1)).slice(0, MAX_COMPLETIONS);
   let groups = analysis.groups;
@@ -43,7 +51,7 @@ export function completeLastWord(query: string, analysis: QueryAnalysis, text: P
   const alternatives = (terms: readonly string[]) => terms.filter((t) => !inQuery.has(t)).map((t) => ({ term: t, weight: COMPLETION_WEIGHT }));
   /** Terms `partial` can grow into, and the longest known term (at least `shortest` long) it starts with. */
   const grow = (partial: string, shortest: number) => {
-    const completions = mostFrequent(prefixTerms(partial));
+    const completions = mostFrequent(vocabulary.withPrefix(partial));
     for (let end = partial.length - 1; end >= shortest; end--) {
       if (!known(partial.slice(0, end))) continue;
       if (!completions.includes(partial.slice(0, end))) completions.push(partial.slice(0, end));
@@ -65,9 +73,9 @@ export function completeLastWord(query: string, analysis: QueryAnalysis, text: P
   return groups === analysis.groups ? analysis : { ...analysis, groups };
 }
 
-/** {@link PrefixTerms} over a sorted term list (the full bundle's vocabulary). */
-export function sortedPrefixTerms(sorted: readonly string[]): PrefixTerms {
-  return (prefix) => {
+/** A {@link Vocabulary} over a sorted term list (the full bundle's: every answer is final). */
+export function sortedVocabulary(sorted: readonly string[]): Vocabulary {
+  const withPrefix = (prefix: string) => {
     let lo = 0;
     let hi = sorted.length;
     while (lo < hi) {
@@ -79,4 +87,5 @@ export function sortedPrefixTerms(sorted: readonly string[]): PrefixTerms {
     for (let i = lo; i < sorted.length && sorted[i]!.startsWith(prefix); i++) out.push(sorted[i]!);
     return out;
   };
+  return { withPrefix, settled: () => true };
 }

@@ -12,7 +12,7 @@ import { bestSnippet } from '../../../runtime/search/snippet.js';
 import { tokenize } from '../../../runtime/search/tokenizer.js';
 import type { TermAlternative } from '../../../runtime/search/types.js';
 import type { SearchRequest, Segment } from '../protocol.js';
-import { completeLastWord, type PrefixTerms } from './prefix.js';
+import { completeLastWord, type Vocabulary } from './prefix.js';
 
 /** Looser than QRY-002's 0.7: a browsing user wants the tail too, ranked below. */
 export const MIN_SCORE = 0.3;
@@ -26,10 +26,10 @@ export interface Ranked {
 }
 
 /**
- * `prefixTerms` lists the index terms a partial last word can grow into (search as you type,
+ * `vocabulary` lists the index terms a partial last word can grow into (search as you type,
  * prefix.ts); without it the query ranks exactly as QRY-002's lexical ranking.
  */
-export function rank(index: KddIndex, request: SearchRequest, prefixTerms?: PrefixTerms): Ranked {
+export function rank(index: KddIndex, request: SearchRequest, vocabulary?: Vocabulary): Ranked {
   const q = request.q.trim();
   if (q.length < MIN_QUERY) return { hits: [], groups: [] };
   const kinds = new Set(request.kinds ?? []);
@@ -37,7 +37,7 @@ export function rank(index: KddIndex, request: SearchRequest, prefixTerms?: Pref
   const limit = request.limit ?? DEFAULT_LIMIT;
   const known = (t: string) => index.text.docFrequency(t) > 0;
   const analyzed = analyzeQuery(q, known);
-  const analysis = prefixTerms ? completeLastWord(q, analyzed, index.text, prefixTerms) : analyzed;
+  const analysis = vocabulary ? completeLastWord(q, analyzed, index.text, vocabulary) : analyzed;
   const fused = fuse(index, q, { expandGraph: false, depth: 1, respectLayers: true, analysis });
   const hits: Ranked['hits'] = [];
   for (const c of fused.candidates) {
