@@ -1,13 +1,15 @@
 /**
  * `kdd site [DIR]` (#7): puts the static site next to a bundle. Copies the prebuilt app
  * (`npm run build:site` → `build/site-app/`, built once at package build time) into DIR and writes
- * the search sub-bundle (compiler/emit/site-bundle.ts) for the bundle DIR's `kdd.json` names.
+ * the search sub-bundle (compiler/emit/site-bundle.ts) for the bundle DIR's `kdd.json` names, with
+ * brotli and gzip copies of the app, the sub-bundle and the bundle (compiler/emit/precompress.ts).
  * Node-only; the browser code lives in site/src/.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { cp, readFile, rm } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeCompressedCopies, writeCompressedCopiesOf } from '../compiler/emit/precompress.js';
 import { packSiteBundle, writeSiteBundle } from '../compiler/emit/site-bundle.js';
 import { packSiteDocs, writeSiteDocs } from '../compiler/emit/site-docs.js';
 import { decodeBundle, POINTER_FILE } from '../runtime/bundle-format.js';
@@ -48,6 +50,7 @@ export async function writeSite(dir: string, options: WriteSiteOptions = {}): Pr
   await rm(join(target, SITE_ASSETS), { recursive: true, force: true });
   await cp(appDir, target, { recursive: true });
   const appFiles = ['index.html', ...(await listFiles(join(appDir, SITE_ASSETS))).map((f) => `${SITE_ASSETS}/${f}`)];
+  await writeCompressedCopiesOf(await Promise.all(appFiles.map(async (name) => ({ path: join(target, name), bytes: await readFile(join(target, name)) }))));
   const indexed = existsSync(join(target, POINTER_FILE));
   const search = indexed ? await writeSearchBundle(target) : null;
   const documents = indexed && options.specsDir !== undefined ? await writeDocuments(target, resolve(options.specsDir)) : null;
@@ -68,9 +71,12 @@ export async function writeDocuments(dir: string, specsDir: string): Promise<Doc
 export async function writeSearchBundle(dir: string): Promise<SitePointer> {
   const pointerPath = join(dir, POINTER_FILE);
   const pointer = parsePointer(JSON.parse(await readFile(pointerPath, 'utf8')), pointerPath);
-  const bundle = decodeBundle(new Uint8Array(await readFile(join(dir, pointer.bundle))));
-  const site = packSiteBundle(bundle, pointer.bundle);
+  const bytes = new Uint8Array(await readFile(join(dir, pointer.bundle)));
+  const site = packSiteBundle(decodeBundle(bytes), pointer.bundle);
   await writeSiteBundle(dir, site);
+  // The bundle is content-hashed: copies already there are its copies.
+  const bundlePath = join(dir, pointer.bundle);
+  if (!existsSync(`${bundlePath}.br`) && !existsSync(`${bundlePath}.gz`)) await writeCompressedCopies(bundlePath, bytes);
   return site.pointer;
 }
 

@@ -90,7 +90,7 @@ export interface KddServer {
  * Content-hashed names — bundles, the site's search shards, Vite's hashed assets: their bytes never
  * change, so caches may keep them forever.
  */
-const HASHED_FILE = /^\/(kdd-[0-9a-f]{12}\.msgpack|kdd-s-[0-9a-f]{12}\.msgpack|kdd-site-assets\/.+-[\w-]{8,}\.\w+)$/;
+const HASHED_FILE = /^\/(kdd-[0-9a-f]{12}\.msgpack|kdd-s-[0-9a-f]{12}\.msgpack|kdd-docs?-[0-9a-f]{12}\.json|kdd-site-assets\/.+-[\w-]{8,}\.\w+)$/;
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const MSGPACK_TYPE = 'application/vnd.msgpack';
 
@@ -109,6 +109,9 @@ export function createServer(options: ServeOptions): KddServer {
     etag: true,
     extensions: ['html'],
     dotfiles: false,
+    // `kdd site` writes X.br / X.gz next to the files worth compressing: sent when the client accepts them.
+    brotli: true,
+    gzip: true,
     setHeaders: (res, pathname) => {
       res.setHeader('Cache-Control', HASHED_FILE.test(pathname) ? IMMUTABLE : 'no-cache');
       if (pathname.endsWith('.msgpack')) res.setHeader('Content-Type', MSGPACK_TYPE);

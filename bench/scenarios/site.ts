@@ -1,16 +1,17 @@
 /**
- * Static site, first search (#7): bytes the browser downloads and time until the first result is
- * drawn, in headless Chromium with a cold cache, for each corpus size. Two ways in:
- * - `sharded`: the site as `kdd site` writes it (search sub-bundle: meta + the shards a query needs);
+ * Static site, first view (#7, #18): bytes the browser downloads and time until the page is drawn,
+ * in headless Chromium with a cold cache, for each corpus size and each page (search, node, graph
+ * at depth 2, impact). Two ways in:
+ * - `sharded`: the site as `kdd site` writes it (search sub-bundle and graph pieces);
  * - `bundle`: the same site without the sub-bundle, so the worker fetches the whole bundle.
- * Bytes are counted by the server (response bodies, no HTTP compression); the gzip column is what
- * a host that compresses would send for the same files. Pagefind's yardstick: under 300 kB for a
- * search over 10k pages.
+ * The server is sirv with the options `kdd serve` uses (brotli and gzip copies when accepted).
+ * `raw kB` counts the uncompressed files, `sent kB` the response bodies as transferred. Budgets:
+ * a first view ≤ 500 kB and ≤ 1 s at 10k documents (#18); Pagefind's yardstick for a search over
+ * 10k pages is under 300 kB.
  *
- * `npm run bench -- --scenario site --sizes 1000,10000`
+ * `npm run bench -- --scenario site --sizes 54,1000,10000`
  */
-import { gzipSync } from 'node:zlib';
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -21,6 +22,15 @@ import { int, median, type Corpus, type Scenario, type ScenarioReport } from '..
 
 /** One cold browser per query; phrases from the generated corpus' vocabulary, both languages. */
 const QUERIES = ['index a document', 'validación de capas', 'impact of renaming an entity', 'merge conflict resolution rules', 'CMD-001'];
+/** A node of the real corpus, so present at every size (copy 0 keeps the original ids). */
+const NODE = 'Entity:KDDDocument';
+/** Pages besides search, opened cold this many times each. */
+const PAGES = [
+  { page: 'node', hash: `#/node/${encodeURIComponent(NODE)}` },
+  { page: 'graph', hash: `#/graph/${encodeURIComponent(NODE)}?depth=2` },
+  { page: 'impact', hash: `#/impact/${encodeURIComponent(NODE)}` },
+] as const;
+const PAGE_RUNS = 3;
 const PAGEFIND_10K = 300 * 1024;
 const CHROMIUM = '/usr/bin/chromium';
 
@@ -32,16 +42,20 @@ interface Served {
 }
 
 interface Sample {
+  /** Uncompressed bytes of the files fetched. */
   bytes: number;
-  gzip: number;
+  /** Response bodies as sent (compressed copies when the browser accepted them). */
+  sent: number;
   files: number;
   ms: number;
   rows: number;
+  /** Graph page only: ms to redraw after unchecking one edge type (filter, layout, DOM). */
+  redrawMs?: number;
 }
 
 const scenario: Scenario = {
   name: 'site',
-  title: 'Static site: first search in Chromium (cold cache)',
+  title: 'Static site: first view of each page in Chromium (cold cache)',
   async run(corpora, context) {
     const { existsSync } = await import('node:fs');
     if (!existsSync(CHROMIUM)) return { skipped: `${CHROMIUM} is absent (apt-get install -y chromium)` };
@@ -52,40 +66,42 @@ const scenario: Scenario = {
       const { build } = await import('vite');
       await build({ configFile: resolve('site/vite.config.ts'), logLevel: 'warn', build: { outDir: app } });
       const report: ScenarioReport = {
-        columns: ['docs', 'bundle MB', 'way in', 'first-search kB', 'gzip kB', 'files', 'time to first result ms (median)', 'max ms'],
+        columns: ['docs', 'bundle MB', 'page', 'way in', 'raw kB', 'sent kB', 'files', 'first view ms (median)', 'max ms'],
         rows: [],
         notes: [
-          `Queries (one fresh browser profile each): ${QUERIES.map((q) => `"${q}"`).join(', ')}; kB are medians over them, KiB of response bodies counted by the server.`,
-          `First-search bytes: everything from navigation to the first drawn result (page, worker, kdd.json, kdd-site.json, meta, shards, doc chunks); Pagefind's reference is under ${PAGEFIND_10K / 1024} kB for 10k pages.`,
+          `Search: one fresh browser profile per query (${QUERIES.map((q) => `"${q}"`).join(', ')}); node, graph (depth 2) and impact of ${NODE}: ${PAGE_RUNS} fresh profiles each. kB are medians, KiB.`,
+          'First view: everything from navigation to the drawn page (app, worker, kdd.json, kdd-site.json, meta, shards or pieces); sent kB as the server wrote them (brotli when accepted), raw kB the same files uncompressed.',
+          `Budget (#18): ≤ 500 kB and ≤ 1 s at 10k documents; Pagefind's reference for a search over 10k pages is under ${PAGEFIND_10K / 1024} kB.`,
         ],
       };
       for (const corpus of corpora) {
         context.log(`site: ${corpus.documents} docs`);
         const dist = await prepareDist(work, corpus, await context.bundle(corpus), app);
+        const mb = (await bundleBytes(dist) / 1024 / 1024).toFixed(1);
         for (const way of ['sharded', 'bundle'] as const) {
           const served = await serve(dist, way === 'bundle' ? /^\/kdd-site\.json$/ : null);
-          const samples: Sample[] = [];
-          for (const q of way === 'bundle' ? QUERIES.slice(0, 1) : QUERIES) {
+          const runs: { page: string; hash: string; marker: 'firstResultMs' | 'firstViewMs' }[] = [
+            ...(way === 'bundle' ? QUERIES.slice(0, 1) : QUERIES).map((q) => ({ page: 'search', hash: `#/search?q=${encodeURIComponent(q)}`, marker: 'firstResultMs' as const })),
+            ...(way === 'bundle' ? PAGES.slice(0, 1) : PAGES).flatMap((p) => Array.from({ length: way === 'bundle' ? 1 : PAGE_RUNS }, () => ({ ...p, marker: 'firstViewMs' as const }))),
+          ];
+          const samples = new Map<string, Sample[]>();
+          for (const run of runs) {
             const browser = await launchChromium();
             try {
-              samples.push(await firstSearch(browser.context, served, dist, q, way));
+              const sample = await firstView(browser.context, served, dist, run.hash, run.marker, way);
+              samples.set(run.page, [...(samples.get(run.page) ?? []), sample]);
             } finally {
               await browser.close();
             }
           }
           await served.close();
-          const kb = (f: (s: Sample) => number) => int(median(samples.map(f)) / 1024);
-          report.rows.push([
-            int(corpus.documents),
-            (await bundleBytes(dist) / 1024 / 1024).toFixed(1),
-            way,
-            kb((s) => s.bytes),
-            kb((s) => s.gzip),
-            int(median(samples.map((s) => s.files))),
-            int(median(samples.map((s) => s.ms))),
-            int(Math.max(...samples.map((s) => s.ms))),
-          ]);
-          if (samples.some((s) => s.rows === 0)) report.notes.push(`${corpus.documents} docs, ${way}: a query drew no result rows.`);
+          const redraws = (samples.get('graph') ?? []).flatMap((s) => (s.redrawMs === undefined ? [] : [s.redrawMs]));
+          if (redraws.length > 0) report.notes.push(`${corpus.documents} docs, ${way}: graph at depth 2 redraws in ${int(median(redraws))} ms (median of ${redraws.length}) after an edge-type filter change.`);
+          for (const [page, list] of samples) {
+            const kb = (f: (s: Sample) => number) => int(median(list.map(f)) / 1024);
+            report.rows.push([int(corpus.documents), mb, page, way, kb((s) => s.bytes), kb((s) => s.sent), int(median(list.map((s) => s.files))), int(median(list.map((s) => s.ms))), int(Math.max(...list.map((s) => s.ms)))]);
+            if (page === 'search' && list.some((s) => s.rows === 0)) report.notes.push(`${corpus.documents} docs, ${way}: a query drew no result rows.`);
+          }
         }
       }
       return report;
@@ -114,9 +130,12 @@ async function bundleBytes(dist: string): Promise<number> {
   return pointer.bytes;
 }
 
-/** sirv over `dir`, counting response body bytes; `hide` answers 404 (to force the full-bundle way). */
+/**
+ * sirv over `dir` with `kdd serve`'s compression options, counting response body bytes; `hide`
+ * answers 404 (to force the full-bundle way).
+ */
 async function serve(dir: string, hide: RegExp | null): Promise<Served> {
-  const statics = sirv(dir, { dev: true, etag: false });
+  const statics = sirv(dir, { dev: true, etag: false, brotli: true, gzip: true });
   const sent: Served['sent'] = [];
   const server: Server = createServer((req, res) => {
     const path = decodeURIComponent((req.url ?? '/').split('?')[0]!);
@@ -147,22 +166,26 @@ async function serve(dir: string, hide: RegExp | null): Promise<Served> {
 
 type Context = Awaited<ReturnType<typeof import('../../test/browser/_chromium.js').launchChromium>>['context'];
 
-/** Opens `#/search?q=` in a cold browser; bytes and time until the first answer is drawn. */
-async function firstSearch(context: Context, served: Served, dist: string, q: string, way: 'sharded' | 'bundle'): Promise<Sample> {
+/** Opens `hash` in a cold browser; bytes and time until the page (or the first search answer) is drawn. */
+async function firstView(context: Context, served: Served, dist: string, hash: string, marker: 'firstResultMs' | 'firstViewMs', way: 'sharded' | 'bundle'): Promise<Sample> {
   served.sent.length = 0;
   const page = context.pages()[0] ?? (await context.newPage());
-  await page.goto(`${served.url}/#/search?q=${encodeURIComponent(q)}`);
-  await page.waitForFunction(() => document.body.dataset.firstResultMs !== undefined, undefined, { timeout: 300_000, polling: 50 });
-  const ms = Number(await page.evaluate(() => document.body.dataset.firstResultMs));
+  await page.goto(`${served.url}/${hash}`);
+  await page.waitForFunction((m) => document.body.dataset[m] !== undefined, marker, { timeout: 300_000, polling: 50 });
+  const ms = Number(await page.evaluate((m) => document.body.dataset[m], marker));
   const rows = await page.$$eval('#results li', (items) => items.length);
-  // Requests finished by now; anything later (a background prefetch) is not part of the first search.
-  // The sharded way never needs the full bundle for a search: a request for it is the worker's
-  // background prefetch (small bundles), started after the answer was computed.
+  const redrawMs = await page.evaluate(() => {
+    const box = document.querySelector<HTMLInputElement>('#edge-filter input');
+    if (!box) return undefined;
+    const started = performance.now();
+    box.click(); // the change handler filters, lays out and redraws synchronously
+    return performance.now() - started;
+  });
+  // Requests finished by now; anything later (a background prefetch) is not part of the first view.
+  // The sharded way never needs the full bundle: a request for it is the worker's background
+  // prefetch (small bundles), started after the answer was computed.
   const sent = served.sent.filter((s) => !(way === 'sharded' && /^\/kdd-[0-9a-f]{12}\.msgpack$/.test(s.path)));
-  let gzip = 0;
-  for (const { path } of sent) {
-    const file = join(dist, path === '/' ? 'index.html' : path);
-    gzip += await readFile(file).then((data) => gzipSync(data, { level: 6 }).byteLength, () => 0);
-  }
-  return { bytes: sent.reduce((sum, s) => sum + s.bytes, 0), gzip, files: sent.length, ms, rows };
+  let bytes = 0;
+  for (const { path } of sent) bytes += await stat(join(dist, path === '/' ? 'index.html' : path)).then((s) => s.size, () => 0);
+  return { bytes, sent: sent.reduce((sum, s) => sum + s.bytes, 0), files: sent.length, ms, rows, ...(redrawMs === undefined ? {} : { redrawMs }) };
 }

@@ -1,6 +1,7 @@
 /**
  * Site sub-bundle (#7): splits a bundle's text index into small content-hashed files so the static
- * site's first search downloads a few hundred kB instead of the whole bundle (see docs/site.md and
+ * site's first search downloads a few hundred kB instead of the whole bundle, plus the graph pieces
+ * the node, graph and impact pages read (compiler/emit/site-graph.ts; see docs/site.md and
  * site/src/format.ts for the layout). A pure function of the bundle: equal bundles give equal files.
  *
  * Callers: `kdd site DIR` (library/site.ts) today; `kdd build --site` can call
@@ -24,12 +25,16 @@ import {
   SNIPPET_SOURCE_CHARS,
   type DocChunk,
   type DocSummary,
+  type GraphChunk,
+  type GraphMeta,
   type KeyShard,
   type SearchMeta,
   type SitePointer,
   type TermShard,
 } from '../../site/src/format.js';
-import { writeAtomic } from './atomic.js';
+import { forEachLimited, writeAtomic } from './atomic.js';
+import { removeOrphanCopies, writeCompressedCopiesOf } from './precompress.js';
+import { packSiteGraph } from './site-graph.js';
 
 /** Encoded posting bytes per term shard before a new one starts (a bigger term gets its own). */
 const TERM_SHARD_BYTES = 16 * 1024;
@@ -44,7 +49,7 @@ export interface SiteFile {
 
 export interface SiteBundle {
   pointer: SitePointer;
-  /** Meta first, then term shards, key shards and doc chunks. */
+  /** Meta first, then term shards, key shards, doc chunks and the graph pieces. */
   files: SiteFile[];
 }
 
@@ -55,15 +60,17 @@ const packr = () => new Packr({ useRecords: false, variableMapSize: true });
 export function packSiteBundle(bundle: Bundle, bundleFile: string): SiteBundle {
   const search = bundle.search as SerializedTextIndex;
   const files: SiteFile[] = [];
+  const names = new Set<string>();
   const emit = (value: unknown): string => {
     const bytes = packr().pack(value);
     const name = `kdd-s-${createHash('sha256').update(bytes).digest('hex').slice(0, 12)}.msgpack`;
-    files.push({ name, bytes });
+    if (!names.has(name)) files.push({ name, bytes }), names.add(name);
     return name;
   };
   const terms = termShards(search).map((shard) => ({ first: shard.first, file: emit(shard.shard) }));
   const keys = keyShards(bundle.nodes).map((shard) => ({ first: shard.first, file: emit(shard.shard) }));
   const docs = docChunks(bundle.nodes).map((chunk) => emit(chunk));
+  const graph = emit(packSiteGraph(bundle, bundleFile, emit));
   const meta: SearchMeta = {
     format: SITE_FORMAT,
     source: bundleFile,
@@ -78,7 +85,6 @@ export function packSiteBundle(bundle: Bundle, bundleFile: string): SiteBundle {
     keys,
     docs,
     index_level: bundle.manifest.index_level,
-    stats: { nodes: bundle.nodes.length, edges: bundle.edges.length },
   };
   const metaName = emit(meta);
   const metaFile = files.pop()!;
@@ -89,6 +95,14 @@ export function packSiteBundle(bundle: Bundle, bundleFile: string): SiteBundle {
       source: bundleFile,
       meta: metaName,
       meta_bytes: metaFile.bytes.byteLength,
+      info: {
+        nodes: bundle.nodes.length,
+        edges: bundle.edges.length,
+        index_level: bundle.manifest.index_level,
+        kinds: KINDS.filter((kind) => bundle.nodes.some((node) => node.kind === kind)),
+        layers: LAYERS.filter((layer) => bundle.nodes.some((node) => node.layer === layer)),
+      },
+      graph,
       files: files.length,
       total_bytes: files.reduce((sum, file) => sum + file.bytes.byteLength, 0),
     },
@@ -104,18 +118,32 @@ export function packSiteBundle(bundle: Bundle, bundleFile: string): SiteBundle {
 export async function writeSiteBundle(dir: string, site: SiteBundle): Promise<void> {
   const existing = new Set(await readdir(dir).catch(() => [] as string[]));
   const previous = await readSiteFiles(dir);
-  for (const file of site.files) if (!existing.has(file.name)) await writeAtomic(join(dir, file.name), file.bytes);
+  const fresh = site.files.filter((file) => !existing.has(file.name));
+  await forEachLimited(fresh, (file) => writeAtomic(join(dir, file.name), file.bytes));
+  // Content-hashed: a file already there has its copies already.
+  await writeCompressedCopiesOf(fresh.map((file) => ({ path: join(dir, file.name), bytes: file.bytes })));
   await writeAtomic(join(dir, SITE_POINTER_FILE), `${JSON.stringify(site.pointer, null, 2)}\n`);
   const keep = new Set([...site.files.map((file) => file.name), ...previous]);
   for (const name of existing) if (SITE_FILE.test(name) && !keep.has(name)) await rm(join(dir, name), { force: true });
+  await removeOrphanCopies(dir);
 }
 
 /** Names of every file the current `kdd-site.json` of `dir` references (empty when there is none). */
 async function readSiteFiles(dir: string): Promise<string[]> {
   try {
     const pointer = JSON.parse(await readFile(join(dir, SITE_POINTER_FILE), 'utf8')) as SitePointer;
-    const meta = packr().unpack(await readFile(join(dir, pointer.meta))) as SearchMeta;
-    return [pointer.meta, ...meta.terms.map((s) => s.file), ...meta.keys.map((s) => s.file), ...meta.docs];
+    const read = async <T>(name: string) => packr().unpack(await readFile(join(dir, name))) as T;
+    const meta = await read<SearchMeta>(pointer.meta);
+    const names = [pointer.meta, ...meta.terms.map((s) => s.file), ...meta.keys.map((s) => s.file), ...meta.docs];
+    if (pointer.graph) {
+      const graph = await read<GraphMeta>(pointer.graph);
+      names.push(pointer.graph, ...graph.ids.map((s) => s.file), ...graph.chunks);
+      for (const name of graph.chunks) {
+        const chunk = await read<GraphChunk>(name);
+        names.push(...chunk.details, ...chunk.impacts);
+      }
+    }
+    return names;
   } catch {
     return [];
   }

@@ -6,6 +6,7 @@
  * page falls back to the extracted fields) and is counted, never rendered from the wrong text.
  * Equal bundles and sources give equal files.
  */
+import { removeOrphanCopies, writeCompressedCopies } from './precompress.js';
 import { createHash } from 'node:crypto';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -88,10 +89,15 @@ function sha256(bytes: Uint8Array): string {
 export async function writeSiteDocs(dir: string, docs: SiteDocs): Promise<void> {
   const existing = new Set(await readdir(dir).catch(() => [] as string[]));
   const previous = await referencedFiles(dir);
-  for (const file of docs.files) if (!existing.has(file.name)) await writeAtomic(join(dir, file.name), file.bytes);
+  for (const file of docs.files) {
+    if (existing.has(file.name)) continue;
+    await writeAtomic(join(dir, file.name), file.bytes);
+    await writeCompressedCopies(join(dir, file.name), file.bytes);
+  }
   await writeAtomic(join(dir, DOCS_POINTER_FILE), `${JSON.stringify(docs.pointer, null, 2)}\n`);
   const keep = new Set([...docs.files.map((file) => file.name), ...previous]);
   for (const name of existing) if (DOCS_FILE.test(name) && !keep.has(name)) await rm(join(dir, name), { force: true });
+  await removeOrphanCopies(dir);
 }
 
 /** Buckets and pieces the current `kdd-docs.json` of `dir` names (empty when there is none). */

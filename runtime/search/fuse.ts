@@ -53,6 +53,8 @@ export interface FuseOptions {
    * the kept ones are exactly the leading candidates of the full list, and only they are sorted.
    */
   minScore?: number;
+  /** The query already analysed (the site adds completions of a word being typed); default: `analyzeQuery(queryText)`. */
+  analysis?: QueryAnalysis;
 }
 
 export interface Fused {
@@ -64,7 +66,8 @@ export interface Fused {
 }
 
 export function fuse(index: KddIndex, queryText: string, options: FuseOptions): Fused {
-  const asked = analyzeQuery(queryText, (t) => index.text.docFrequency(t) > 0);
+  // A pre-analysed query (the site's prefix completion) is taken as given.
+  const asked = options.analysis ?? analyzeQuery(queryText, (t) => index.text.docFrequency(t) > 0);
   // An impact question: rank by its subject, not by the words that frame it (impact-intent.ts).
   const analysis = isImpactQuestion(queryText, asked.terms) ? { ...asked, groups: subjectGroups(asked.groups) } : asked;
   // Lexical base scores live in per-index scratch arrays (lex.total[node], lex.has(node)): no map.

@@ -10,9 +10,19 @@
  * - key shards ({@link KeyShard}): exact-match keys (folded id, doc id, title, alias, file name);
  * - doc chunks ({@link DocChunk}): what a result row shows, {@link DOC_CHUNK} nodes per file.
  * A query fetches only the shards its terms fall into, like Pagefind's chunked index.
+ *
+ * Node, graph and impact pages read the graph pieces instead of the full bundle:
+ * - graph meta ({@link GraphMeta}): edge-type names, the graph chunks, the id directory shards;
+ * - id shards ({@link IdShard}): sorted node ids → slot;
+ * - graph chunks ({@link GraphChunk}): up to {@link GRAPH_CHUNK} nodes that link to each other
+ *   (grouped by the packer so a neighbourhood spans few chunks), their labels, their edges both ways,
+ *   and the names of their detail and impact pieces;
+ * - node details ({@link NodeDetail}) and impact pieces (the runtime's `impact` answer), one per node.
+ * A node's *slot* is `chunk * GRAPH_CHUNK + place in chunk`: edges name slots, so a neighbour's
+ * chunk is known without any global table.
  */
 
-export const SITE_FORMAT = 'kdd-site/1';
+export const SITE_FORMAT = 'kdd-site/2';
 /** Name of the site pointer next to `kdd.json`. */
 export const SITE_POINTER_FILE = 'kdd-site.json';
 /** Content-hashed site files: `kdd-s-<12 hex>.msgpack`. */
@@ -30,6 +40,10 @@ export interface SitePointer {
   meta: string;
   /** Bytes of the meta file. */
   meta_bytes: number;
+  /** What the page header and the search filters show (Info without `source`). */
+  info: { nodes: number; edges: number; index_level: string; kinds: string[]; layers: string[] };
+  /** File name of the {@link GraphMeta} (node, graph and impact pages). */
+  graph: string;
   /** Number and total bytes of every site file (meta, shards, chunks). */
   files: number;
   total_bytes: number;
@@ -64,7 +78,6 @@ export interface SearchMeta {
   /** Doc chunk files: chunk i holds nodes [i·DOC_CHUNK, (i+1)·DOC_CHUNK). */
   docs: string[];
   index_level: string;
-  stats: { nodes: number; edges: number };
 }
 
 export interface TermShard {
@@ -105,6 +118,53 @@ export interface DocChunk {
   start: number;
   docs: DocSummary[];
 }
+
+/** Nodes per graph chunk (a power of two: slot = chunk << 6 | member). */
+export const GRAPH_CHUNK = 64;
+
+export interface GraphMeta {
+  format: typeof SITE_FORMAT;
+  source: string;
+  nodes: number;
+  /** Edge type names; an edge's code is `type << 1 | layer_violation`. */
+  edge_types: string[];
+  kind_names: string[];
+  layer_names: string[];
+  /** Graph chunk files; chunk i holds slots [i·GRAPH_CHUNK, (i+1)·GRAPH_CHUNK). */
+  chunks: string[];
+  /** Id directory shards, sorted by first id. */
+  ids: ShardRef[];
+}
+
+export interface IdShard {
+  /** Sorted node ids joined by `\n`. */
+  ids: string;
+  /** varint per id: its slot. */
+  slots: Uint8Array;
+}
+
+export interface GraphChunk {
+  ids: string[];
+  titles: string[];
+  /** Per member: index into `kind_names` / `layer_names`. */
+  kinds: Uint8Array;
+  layers: Uint8Array;
+  /** Per member, varints: count, then (slot, code) per outgoing edge. */
+  out: Uint8Array;
+  /** Same for incoming edges (slot = the edge's source). */
+  in: Uint8Array;
+  /** Per member: its {@link NodeDetail} file and its impact file. */
+  details: string[];
+  impacts: string[];
+}
+
+/**
+ * What the node page shows (`#/node/ID`), one file per node, so a node page moves a few kB at any
+ * tree size. The same object the worker builds from the full bundle when there is no sub-bundle
+ * (site/src/node-view.ts). A rendered form of the document (its Markdown source or sanitized HTML)
+ * belongs here too, as extra optional fields (`source`, `html`), so the node page keeps one fetch.
+ */
+export type { NodeView as NodeDetail } from './protocol.js';
 
 // ── varint codec (unsigned LEB128) ──────────────────────────────────────────────────────────
 

@@ -1,6 +1,6 @@
 /**
  * The page: hash routes, the header search box, and one worker that answers every query.
- * Routes: `#/search?q=`, `#/node/ID?section=`, `#/graph/ID?depth=1|2`, `#/impact/ID`, `#/layers?focus=ID`,
+ * Routes: `#/search?q=`, `#/node/ID?section=`, `#/graph/ID?depth=1|2|3`, `#/impact/ID`, `#/layers?focus=ID`,
  * `#/violations`, `#/health`.
  */
 import { createClient, QueryError } from './client.js';
@@ -45,6 +45,8 @@ async function render(): Promise<void> {
     const { element, shown } = await load(page, id, params);
     if (mine !== route) return;
     show(element);
+    // Read by bench/scenarios/site.ts: milliseconds from navigation to the first drawn page.
+    document.body.dataset.firstViewMs ??= performance.now().toFixed(0);
     await shown?.();
   } catch (error) {
     if (mine === route) show(failure(error as Error));
@@ -85,8 +87,8 @@ async function load(page: string, id: string, params: URLSearchParams): Promise<
 async function loadReport(page: string, id: string, params: URLSearchParams): Promise<HTMLElement> {
   switch (page) {
     case 'graph': {
-      const depth = params.get('depth') === '2' ? 2 : 1;
-      return renderGraph(await client.request('graph', { id, depth }), depth);
+      const depth = Math.min(3, Math.max(1, Number(params.get('depth')) || 1));
+      return await renderGraph(client.request('graph', { id, depth }), depth);
     }
     case 'impact':
       return renderImpact(await client.request('impact', { id }));

@@ -6,7 +6,6 @@
 import type { ImpactResult } from '../../runtime/queries/impact.js';
 import type { HealthResult } from '../../runtime/queries/health.js';
 import type { ViolationsResult } from '../../runtime/queries/violations.js';
-import type { GraphResult } from '../../runtime/queries/graph.js';
 import type { GraphNode } from '../../runtime/model.js';
 import type { DocPiece } from './doc-format.js';
 
@@ -79,6 +78,33 @@ export interface LayerMap {
   all_nodes_drawn: boolean;
 }
 
+/** A node of the graph page, `distance` hops from the centre. */
+export interface NeighbourhoodNode {
+  id: string;
+  title: string;
+  kind: string;
+  layer: string;
+  distance: number;
+}
+
+export interface NeighbourhoodEdge {
+  from: string;
+  to: string;
+  type: string;
+  violation: boolean;
+}
+
+/** The graph page's data: every node within `depth` hops (edges walked either way) and the edges between them. */
+export interface Neighbourhood {
+  center: string;
+  depth: number;
+  /** Sorted by (distance, id); the centre first. */
+  nodes: NeighbourhoodNode[];
+  edges: NeighbourhoodEdge[];
+  /** True when more nodes lie within `depth` than a neighbourhood holds (walk.ts MAX_GRAPH_NODES). */
+  truncated: boolean;
+}
+
 export interface Info {
   source: 'sharded' | 'bundle';
   nodes: number;
@@ -92,7 +118,7 @@ export interface Requests {
   info: [Record<string, never>, Info];
   search: [SearchRequest, SearchAnswer];
   node: [{ id: string }, NodeView];
-  graph: [{ id: string; depth: number }, GraphResult];
+  graph: [{ id: string; depth: number }, Neighbourhood];
   impact: [{ id: string }, ImpactResult];
   violations: [Record<string, never>, ViolationsResult];
   health: [Record<string, never>, HealthResult];

@@ -2,18 +2,22 @@
  * The query worker: every runtime call runs here, so typing never waits on a query.
  *
  * Search answers from the site sub-bundle (`kdd-site.json`, a few small shards per query) when it
- * was derived from the bundle `kdd.json` names; otherwise from the full bundle. Node, graph,
- * impact, violations and health pages need the whole graph: the full bundle is fetched the first
- * time one of them opens (content-hashed, so the browser caches it for good).
+ * was derived from the bundle `kdd.json` names; otherwise from the full bundle. Node, graph and
+ * impact pages read the sub-bundle's graph pieces (a few small files per page, graph/store.ts).
+ * Violations and health need the whole graph: the full bundle is fetched the first time one of
+ * them opens (content-hashed, so the browser caches it for good).
  */
 import { Packr } from 'msgpackr';
 import { fetchIndex, parsePointer, POINTER_FILE } from '../../runtime/load.js';
 import type { KddIndex } from '../../runtime/kdd-index.js';
-import { KINDS, LAYERS, type GraphEdge } from '../../runtime/model.js';
-import { baseName } from '../../runtime/search/fields.js';
+import { KINDS, LAYERS } from '../../runtime/model.js';
 import { createDocLoader } from './docs.js';
-import { SITE_FORMAT, SITE_POINTER_FILE, type SearchMeta, type SitePointer } from './format.js';
-import type { EdgeView, Info, InitMessage, NodeView, RequestMessage, RequestType, Requests, ResponseMessage, SearchAnswer, SearchRequest } from './protocol.js';
+import { SITE_FORMAT, SITE_POINTER_FILE, type GraphMeta, type SearchMeta, type SitePointer } from './format.js';
+import { BundleGraph, ChunkedGraph, type GraphStore } from './graph/store.js';
+import { neighbourhood } from './graph/walk.js';
+import type { Info, InitMessage, NodeView, RequestMessage, RequestType, Requests, ResponseMessage, SearchAnswer, SearchRequest } from './protocol.js';
+import type { SerializedTextIndex } from '../../runtime/search/bm25f.js';
+import { sortedVocabulary, type Vocabulary } from './search/prefix.js';
 import { rank, snippetOf } from './search/rank.js';
 import { ShardedSearch } from './search/sharded.js';
 
@@ -46,20 +50,33 @@ async function fetchOk(url: string): Promise<Response> {
   return response;
 }
 
-/** The sharded searcher, or null when there is no sub-bundle for the current bundle. */
-function shardedSearch(): Promise<ShardedSearch | null> {
-  return (searcher ??= (async () => {
-    const [pointer, site] = await Promise.all([
+const fetchFile = async <T>(name: string): Promise<T> => packr.unpack(new Uint8Array(await (await fetchOk(`${base}${name}`)).arrayBuffer())) as T;
+
+let pointerLoad: Promise<SitePointer | null> | null = null;
+
+/** `kdd-site.json` when it was derived from the bundle `kdd.json` names, else null. */
+function sitePointer(): Promise<SitePointer | null> {
+  return (pointerLoad ??= (async () => {
+    const [pointer, found] = await Promise.all([
       fetchOk(`${base}${POINTER_FILE}`).then(async (r) => parsePointer(await r.json(), POINTER_FILE)),
       fetch(`${base}${SITE_POINTER_FILE}`)
         .then((r) => (r.ok ? (r.json() as Promise<SitePointer>) : null))
         .catch(() => null),
     ]);
     bundleBytes = pointer.bytes;
-    // A stale sub-bundle (an older build) would rank against the wrong nodes: use the full bundle.
-    if (!site || site.format !== SITE_FORMAT || site.source !== pointer.bundle) return null;
-    const fetchFile = async <T>(name: string): Promise<T> => packr.unpack(new Uint8Array(await (await fetchOk(`${base}${name}`)).arrayBuffer())) as T;
-    return new ShardedSearch(await fetchFile<SearchMeta>(site.meta), fetchFile);
+    // A stale sub-bundle (an older build) would answer about the wrong nodes: use the full bundle.
+    return found && found.format === SITE_FORMAT && found.source === pointer.bundle ? found : null;
+  })().catch((error: unknown) => {
+    pointerLoad = null;
+    throw error;
+  }));
+}
+
+/** The sharded searcher, or null when there is no sub-bundle for the current bundle. */
+function shardedSearch(): Promise<ShardedSearch | null> {
+  return (searcher ??= (async () => {
+    const found = await sitePointer();
+    return found ? new ShardedSearch(await fetchFile<SearchMeta>(found.meta), fetchFile) : null;
   })());
 }
 
@@ -67,7 +84,7 @@ async function search(request: SearchRequest): Promise<SearchAnswer> {
   const started = performance.now();
   const sharded = loaded ? null : await shardedSearch();
   if (sharded) {
-    const { result, fetched } = await sharded.run((index) => rank(index, request));
+    const { result, fetched } = await sharded.run((index) => rank(index, request, sharded.vocabulary));
     const rows = await Promise.all(
       result.hits.map(async (hit) => {
         const doc = await sharded.summary(hit.node);
@@ -80,7 +97,7 @@ async function search(request: SearchRequest): Promise<SearchAnswer> {
     return { q: request.q, rows, source: 'sharded', fetched, ms: performance.now() - started };
   }
   const index = await fullIndex();
-  const result = rank(index, request);
+  const result = rank(index, request, vocabulary(index));
   const rows = result.hits.map((hit) => {
     const node = index.bundle.nodes[hit.node]!;
     const snippet = snippetOf(node, result.groups, index);
@@ -89,13 +106,22 @@ async function search(request: SearchRequest): Promise<SearchAnswer> {
   return { q: request.q, rows, source: 'bundle', fetched: 0, ms: performance.now() - started };
 }
 
-async function info(): Promise<Info> {
-  const sharded = await shardedSearch();
-  if (sharded) {
-    const { meta } = sharded;
-    const present = (names: readonly string[], codes: Uint8Array) => names.filter((_, i) => codes.includes(i));
-    return { source: 'sharded', nodes: meta.stats.nodes, edges: meta.stats.edges, index_level: meta.index_level, kinds: present(meta.kind_names, meta.kinds), layers: present(meta.layer_names, meta.layers) };
+const vocabularies = new WeakMap<KddIndex, Vocabulary>();
+
+/** The full bundle's sorted terms, for completing a word being typed. */
+function vocabulary(index: KddIndex): Vocabulary {
+  let found = vocabularies.get(index);
+  if (!found) {
+    const terms = (index.bundle.search as SerializedTextIndex).terms;
+    vocabularies.set(index, (found = sortedVocabulary(terms === '' ? [] : terms.split('\n'))));
   }
+  return found;
+}
+
+async function info(): Promise<Info> {
+  // From the pointer: a node page does not need the search meta.
+  const site = await sitePointer();
+  if (site) return { source: 'sharded', ...site.info };
   const { bundle } = await fullIndex();
   const kinds = new Set<string>(bundle.nodes.map((n) => n.kind));
   const layers = new Set<string>(bundle.nodes.map((n) => n.layer));
@@ -109,29 +135,39 @@ async function info(): Promise<Info> {
   };
 }
 
+/**
+ * The graph the node, graph and impact pages read: a full bundle already in memory (small trees,
+ * after the background fetch), else the sub-bundle's graph pieces, else the full bundle.
+ */
+async function graphStore(): Promise<GraphStore> {
+  if (loaded) return new BundleGraph(loaded);
+  const chunked = await chunkedGraph();
+  return chunked ?? new BundleGraph(await fullIndex());
+}
+
+let graphLoad: Promise<ChunkedGraph | null> | null = null;
+
+function chunkedGraph(): Promise<ChunkedGraph | null> {
+  return (graphLoad ??= (async () => {
+    const site = await sitePointer();
+    return site ? new ChunkedGraph(await fetchFile<GraphMeta>(site.graph), fetchFile) : null;
+  })().catch((error: unknown) => {
+    graphLoad = null;
+    throw error;
+  }));
+}
+
+/** The store's slot for `id`, or NODE_NOT_FOUND. */
+async function slotOf(store: GraphStore, id: string): Promise<number> {
+  const slot = await store.slotOf(id);
+  if (slot === null) throw Object.assign(new Error(`Node not found: ${id}`), { code: 'NODE_NOT_FOUND' });
+  return slot;
+}
+
+/** The node page's one data call: the node, its edges both ways, its links (site/src/node-view.ts). */
 async function nodeView(id: string): Promise<NodeView> {
-  const index = await fullIndex();
-  const position = index.nodeIndex.get(id);
-  if (position === undefined) throw Object.assign(new Error(`Node not found: ${id}`), { code: 'NODE_NOT_FOUND' });
-  const { nodes, edges, outgoing, incoming, dangling } = index.bundle;
-  const view = (edge: GraphEdge, otherId: string): EdgeView => {
-    const other = nodes[index.nodeIndex.get(otherId) ?? -1];
-    return {
-      edge_type: edge.edge_type,
-      other: other ? { id: other.id, title: other.title, kind: other.kind, layer: other.layer } : { id: otherId, title: otherId, kind: '', layer: '' },
-      layer_violation: edge.layer_violation,
-      section: edge.metadata.section ?? null,
-    };
-  };
-  const out = (outgoing[position] ?? []).map((e) => view(edges[e]!, edges[e]!.to_node));
-  const inc = (incoming[position] ?? []).map((e) => view(edges[e]!, edges[e]!.from_node));
-  const links: Record<string, string> = {};
-  for (const e of out) {
-    const target = nodes[index.nodeIndex.get(e.other.id) ?? -1];
-    if (!target) continue;
-    for (const label of [target.id, target.doc_id, target.title, baseName(target.source_file), ...target.aliases]) links[label] ??= target.id;
-  }
-  return { node: nodes[position]!, outgoing: out, incoming: inc, links, dangling: dangling.filter((d) => d.from_node === id).map((d) => d.target) };
+  const store = await graphStore();
+  return store.nodeView(await slotOf(store, id));
 }
 
 const registry = () => import('../../runtime/queries/registry.js');
@@ -141,10 +177,13 @@ const handlers: { [K in RequestType]: (params: Requests[K][0]) => Promise<Reques
   info: () => info(),
   search: (params) => search(params),
   node: (params) => nodeView(params.id),
-  // Graph queries (the registry's, as every door runs them) load on first use: the first search
+  graph: async (params) => neighbourhood(await graphStore(), params.id, params.depth),
+  impact: async (params) => {
+    const store = await graphStore();
+    return store.impact(await slotOf(store, params.id));
+  },
+  // Report queries (the registry's, as every door runs them) load on first use: the first search
   // downloads only what search needs.
-  graph: async (params) => (await registry()).runQuery('graph', await fullIndex(), { root_node: params.id, depth: params.depth, respect_layers: false }),
-  impact: async (params) => (await registry()).runQuery('impact', await fullIndex(), { node_id: params.id }),
   violations: async () => (await registry()).runQuery('violations', await fullIndex(), {}),
   health: async () => (await registry()).runQuery('health', await fullIndex(), {}),
   doc: (params) => docs.load(params.id),

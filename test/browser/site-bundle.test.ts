@@ -12,9 +12,16 @@ import { packSiteBundle, writeSiteBundle } from '../../compiler/emit/site-bundle
 import { decodeBundle } from '../../runtime/bundle-format.js';
 import type { KddIndex } from '../../runtime/kdd-index.js';
 import { loadIndex } from '../../runtime/load.js';
-import { SITE_POINTER_FILE, type SearchMeta, type SitePointer } from '../../site/src/format.js';
+import { SITE_FILE, SITE_POINTER_FILE, type SearchMeta, type SitePointer } from '../../site/src/format.js';
 import { rank } from '../../site/src/search/rank.js';
 import { ShardedSearch } from '../../site/src/search/sharded.js';
+import fc from 'fast-check';
+import { impact } from '../../runtime/queries/impact.js';
+import type { GraphMeta } from '../../site/src/format.js';
+import { BundleGraph, ChunkedGraph } from '../../site/src/graph/store.js';
+import { filterNeighbourhood, neighbourhood } from '../../site/src/graph/walk.js';
+import { sortedVocabulary } from '../../site/src/search/prefix.js';
+import type { SerializedTextIndex } from '../../runtime/search/bm25f.js';
 
 const QUERIES = ['crear pedido', 'create order', 'CMD-001', 'Entity:Pedido', 'pedido', 'regla de negocio del pedido', 'ship order event', 'carrito vacío', 'BR-PEDIDO-001', 'latencia', 'zzz nothing here'];
 
@@ -53,7 +60,7 @@ describe('packSiteBundle', () => {
     const pointer = JSON.parse(await readFile(join(dir, 'dist', SITE_POINTER_FILE), 'utf8')) as SitePointer;
     expect(pointer.source).toBe(bundleFile);
     const names = await readdir(join(dir, 'dist'));
-    expect(names.filter((n) => n.startsWith('kdd-s-'))).toHaveLength(pointer.files);
+    expect(names.filter((n) => SITE_FILE.test(n))).toHaveLength(pointer.files);
   });
 });
 
@@ -89,5 +96,101 @@ describe('ShardedSearch', () => {
     const doc = await search.summary(position);
     expect(doc).toMatchObject({ id: 'UC:UC-001', title: 'CrearPedido', kind: 'use-case', layer: '02-behavior' });
     expect(doc.text).toContain('carrito');
+  });
+});
+
+describe('search as you type', () => {
+  const vocabulary = () => {
+    const terms = (full.bundle.search as SerializedTextIndex).terms;
+    return sortedVocabulary(terms.split('\n'));
+  };
+
+  it.each([
+    ['crear ped', 'crear pedido'],
+    ['crear pedi', 'crear pedido'],
+    ['crear pedid', 'crear pedido'],
+    ['carrito vac', 'carrito vacío'],
+  ])('finds among its first three for the partial query %j what %j finds first', async (q, whole) => {
+    const expected = rank(full, { q }, vocabulary());
+    expect(expected.hits.slice(0, 3).map((hit) => hit.node)).toContain(rank(full, { q: whole }).hits[0]!.node);
+    const search = await sharded();
+    const { result } = await search.run((index) => rank(index, { q }, search.vocabulary));
+    expect(result.hits).toEqual(expected.hits);
+  });
+
+  it('puts the use case first for "crear ped"', () => {
+    expect(full.bundle.nodes[rank(full, { q: 'crear ped' }, vocabulary()).hits[0]!.node]!.id).toBe('UC:UC-001');
+  });
+
+  it('did not find it from the partial word alone before (the completion is what matches)', () => {
+    expect(rank(full, { q: 'pedi' }).hits).toEqual([]);
+    expect(rank(full, { q: 'pedi' }, vocabulary()).hits.length).toBeGreaterThan(0);
+  });
+
+  it.each(QUERIES)('ranks the whole-word query %j as before', (q) => {
+    expect(rank(full, { q }, vocabulary())).toEqual(rank(full, { q }));
+  });
+});
+
+describe('graph pieces', () => {
+  const chunked = async () => {
+    const packr = new Packr({ useRecords: false, variableMapSize: true });
+    const read = async <T>(name: string) => packr.unpack(await readFile(join(dir, 'dist', name))) as T;
+    const pointer = JSON.parse(await readFile(join(dir, 'dist', SITE_POINTER_FILE), 'utf8')) as SitePointer;
+    return new ChunkedGraph(await read<GraphMeta>(pointer.graph), read);
+  };
+
+  it('give every node the page data the full bundle gives', async () => {
+    const pieces = await chunked();
+    const whole = new BundleGraph(full);
+    for (const node of full.bundle.nodes) {
+      const slot = (await pieces.slotOf(node.id))!;
+      expect(await pieces.nodeView(slot)).toEqual(await whole.nodeView(full.nodeIndex.get(node.id)!));
+      expect(await pieces.impact(slot)).toEqual(impact(full, { node_id: node.id }));
+    }
+    expect(await pieces.slotOf('UC:NOPE')).toBeNull();
+  });
+
+  it('give every node the same neighbourhood at depths 1 to 3', async () => {
+    const pieces = await chunked();
+    const whole = new BundleGraph(full);
+    for (const node of full.bundle.nodes) {
+      for (const depth of [1, 2, 3]) expect(await neighbourhood(pieces, node.id, depth)).toEqual(await neighbourhood(whole, node.id, depth));
+    }
+  });
+
+  it('walk edges either way, cap the node count and say so', async () => {
+    const whole = new BundleGraph(full);
+    const around = await neighbourhood(whole, 'Entity:Pedido', 1);
+    const ids = new Set(around.nodes.map((n) => n.id));
+    for (const e of full.bundle.edges) {
+      if (e.from_node === 'Entity:Pedido') expect(ids).toContain(e.to_node);
+      if (e.to_node === 'Entity:Pedido') expect(ids).toContain(e.from_node);
+    }
+    const capped = await neighbourhood(whole, 'Entity:Pedido', 3, 4);
+    expect(capped.nodes).toHaveLength(4);
+    expect(capped.truncated).toBe(true);
+  });
+
+  it('filters keep the centre, only the chosen edge types and layers, within the depth (any choice)', async () => {
+    const whole = new BundleGraph(full);
+    const graph = await neighbourhood(whole, 'Entity:Pedido', 3);
+    const types = [...new Set(graph.edges.map((e) => e.type))];
+    const layers = [...new Set(graph.nodes.map((n) => n.layer))];
+    expect(filterNeighbourhood(graph, 3, new Set(types), new Set(layers))).toEqual(graph);
+    fc.assert(
+      fc.property(fc.subarray(types), fc.subarray(layers), fc.integer({ min: 1, max: 3 }), (t, l, depth) => {
+        const view = filterNeighbourhood(graph, depth, new Set(t), new Set(l));
+        expect(view.nodes[0]!.id).toBe('Entity:Pedido');
+        const layerOf = new Map(graph.nodes.map((n) => [n.id, n.layer]));
+        for (const e of view.edges) {
+          expect(t).toContain(e.type);
+          expect(l).toContain(layerOf.get(e.from));
+          expect(l).toContain(layerOf.get(e.to));
+        }
+        for (const n of view.nodes) expect(n.distance).toBeLessThanOrEqual(depth);
+      }),
+      { seed: 18, numRuns: 60 },
+    );
   });
 });

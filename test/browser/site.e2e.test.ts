@@ -107,8 +107,48 @@ describe.skipIf(!hasChromium)('static site in Chromium', () => {
     await page.click('#depth-2');
     await page.waitForFunction(() => location.hash.endsWith('depth=2') && !!document.querySelector('svg.graph'));
     await shot('06-graph-depth-2');
-    await page.click('svg.graph a[data-id="UC:UC-001"]');
+    await page.click('svg.graph a[data-id="UC:UC-001"] circle');
     await page.waitForFunction(() => decodeURIComponent(location.hash).startsWith('#/graph/UC:UC-001'));
+  });
+
+  it('filters the graph by edge type and layer, and walks up to depth 3', async () => {
+    await page.goto(`${url}/#/graph/Entity%3APedido?depth=1`);
+    await waitPage('graph');
+    const drawn = () => page.$$eval('svg.graph .graph-node', (nodes) => nodes.map((n) => (n as SVGElement).dataset.id!));
+    const edgeTypes = () => page.$$eval('svg.graph line.edge', (lines) => [...new Set(lines.map((l) => (l as SVGElement).dataset.type!))]);
+    const all = await drawn();
+    expect(await edgeTypes()).toContain('ENTITY_RULE');
+    await page.uncheck('#edge-filter input[value="ENTITY_RULE"]');
+    expect(await edgeTypes()).not.toContain('ENTITY_RULE');
+    expect(all).toEqual(expect.arrayContaining(await drawn()));
+    await page.check('#edge-filter input[value="ENTITY_RULE"]');
+    expect(await drawn()).toEqual(all);
+    await page.uncheck('#layer-filter input[value="02-behavior"]');
+    const layers = await page.$$eval('svg.graph .graph-node title', (titles) => titles.map((t) => t.textContent ?? ''));
+    expect(layers.filter((t) => t.includes('02-behavior'))).toEqual([]);
+    // The centre stays whatever the filters say.
+    expect(await drawn()).toContain('Entity:Pedido');
+    await page.click('#depth-3');
+    await page.waitForFunction(() => location.hash.endsWith('depth=3') && document.querySelector('#depth-3')?.tagName === 'STRONG');
+    expect((await drawn()).length).toBeGreaterThan(all.length);
+    await shot('06b-graph-depth-3');
+  });
+
+  it('highlights a node, its neighbours and its edges on hover', async () => {
+    await page.goto(`${url}/#/graph/Entity%3APedido?depth=2`);
+    await waitPage('graph');
+    await page.hover('svg.graph a[data-id="CMD:CMD-001"] circle');
+    expect(await page.$eval('svg.graph', (svg) => svg.classList.contains('focused'))).toBe(true);
+    const lit = await page.$$eval('svg.graph .graph-node.lit', (nodes) => nodes.map((n) => (n as SVGElement).dataset.id));
+    expect(lit).toContain('CMD:CMD-001');
+    expect(lit).toContain('Entity:Pedido');
+    const litEdges = await page.$$eval('svg.graph line.edge.lit', (lines) => lines.map((l) => [(l as SVGElement).dataset.from, (l as SVGElement).dataset.to]));
+    expect(litEdges.length).toBeGreaterThan(0);
+    for (const [from, to] of litEdges) expect([from, to]).toContain('CMD:CMD-001');
+    await shot('06c-graph-hover');
+    await page.mouse.move(1, 1);
+    await page.hover('h1');
+    expect(await page.$eval('svg.graph', (svg) => svg.classList.contains('focused'))).toBe(false);
   });
 
   it('shows what a change to the entity affects, with scenarios to re-run', async () => {
@@ -129,6 +169,42 @@ describe.skipIf(!hasChromium)('static site in Chromium', () => {
     await waitPage('health');
     expect(await page.textContent('main')).toContain('Dangling links (1)');
     await shot('09-health');
+  });
+
+  it('matches a word still being typed', async () => {
+    await page.goto(`${url}/`);
+    await page.fill('#q', '');
+    await page.click('#q');
+    await page.keyboard.type('crear ped', { delay: 20 });
+    await page.waitForFunction(() => document.body.dataset.searched === 'crear ped');
+    expect(await page.$eval('#results li:first-child', (li) => (li as HTMLElement).dataset.id)).toBe('UC:UC-001');
+    await page.fill('#q', 'crear pedi');
+    await page.waitForFunction(() => document.body.dataset.searched === 'crear pedi');
+    const ids = await page.$$eval('#results li', (items) => items.slice(0, 3).map((li) => (li as HTMLElement).dataset.id));
+    expect(ids).toContain('UC:UC-001');
+  });
+
+  it('sends brotli or gzip copies when the browser accepts them, and caches hashed files for good', async () => {
+    const responses: { url: string; encoding: string | null; cache: string | null }[] = [];
+    const listener = async (response: import('playwright-core').Response) => {
+      const headers = await response.allHeaders();
+      responses.push({ url: response.url(), encoding: headers['content-encoding'] ?? null, cache: headers['cache-control'] ?? null });
+    };
+    const fresh = await browser.context.newPage();
+    fresh.on('response', listener);
+    await fresh.goto(`${url}/#/node/Entity%3APedido`);
+    await fresh.waitForFunction(() => document.body.dataset.page === 'node' && !document.querySelector('.loading'));
+    await fresh.close();
+    const script = responses.find((r) => /kdd-site-assets\/index-.*\.js$/.test(r.url));
+    expect(script?.encoding).toBe('br');
+    expect(script?.cache).toContain('immutable');
+    const pieces = responses.filter((r) => /kdd-s-[0-9a-f]{12}\.msgpack$/.test(r.url));
+    expect(pieces.length).toBeGreaterThan(0);
+    for (const piece of pieces) expect(piece.cache).toContain('immutable');
+    expect(pieces.some((p) => p.encoding === 'br')).toBe(true);
+    // Without Accept-Encoding the same file comes as is.
+    const plain = await fetch(script!.url, { headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers.get('content-encoding')).toBeNull();
   });
 
   it('filters search results by kind', async () => {

@@ -2,6 +2,9 @@ import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeBundle } from '../../runtime/bundle-format.js';
+import type { IncomingHttpHeaders } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { writeCompressedCopies } from '../../compiler/emit/precompress.js';
 import { safeStaticPath } from '../../server/http.js';
 import { buildFixtureDist, raw, startServer, type FixtureDist, type Running } from './_setup.js';
 
@@ -24,6 +27,57 @@ beforeAll(async () => {
 afterAll(async () => {
   await srv?.close();
   await dist?.remove();
+});
+
+describe('compressed copies (kdd site writes X.br and X.gz)', () => {
+  const page = '<p>' + 'a spec rendered as a page, repeated. '.repeat(400) + '</p>';
+  const piece = 'kdd-s-0123456789ab.msgpack';
+
+  beforeAll(async () => {
+    await writeFile(join(dist.dist, 'pages', 'big.html'), page);
+    await writeCompressedCopies(join(dist.dist, 'pages', 'big.html'), Buffer.from(page));
+    await writeFile(join(dist.dist, piece), page);
+  });
+
+  /** GET with `accept-encoding`; the body decoded per `content-encoding`. */
+  async function get(path: string, acceptEncoding: string): Promise<{ headers: IncomingHttpHeaders; body: string; sent: number }> {
+    const { request } = await import('node:http');
+    return new Promise((resolve, reject) => {
+      request({ host: '127.0.0.1', port: srv.port, path, headers: { 'accept-encoding': acceptEncoding } }, (r) => {
+        const chunks: Buffer[] = [];
+        r.on('data', (c: Buffer) => chunks.push(c));
+        r.on('end', () => {
+          const bytes = Buffer.concat(chunks);
+          const encoding = r.headers['content-encoding'];
+          const body = encoding === 'br' ? brotliDecompressSync(bytes) : encoding === 'gzip' ? gunzipSync(bytes) : bytes;
+          resolve({ headers: r.headers, body: body.toString('utf8'), sent: bytes.byteLength });
+        });
+      })
+        .on('error', reject)
+        .end();
+    });
+  }
+
+  it('sends brotli to a client that accepts it, gzip to one that accepts only gzip, the file as is otherwise', async () => {
+    const br = await get('/pages/big.html', 'gzip, deflate, br');
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['vary']).toBe('Accept-Encoding');
+    expect(br.headers['content-type']).toContain('text/html');
+    expect(br.body).toBe(page);
+    expect(br.sent).toBeLessThan(page.length / 10);
+    const gz = await get('/pages/big.html', 'gzip');
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gz.body).toBe(page);
+    const plain = await get('/pages/big.html', 'identity');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(page);
+  });
+
+  it('marks the site pieces immutable, like the bundle', async () => {
+    const res = await get(`/${piece}`, 'br');
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(res.headers['content-type']).toBe('application/vnd.msgpack');
+  });
 });
 
 describe('static files of DIR', () => {

@@ -7,10 +7,12 @@
 import type { KddIndex } from '../../../runtime/kdd-index.js';
 import type { GraphNode } from '../../../runtime/model.js';
 import { fuse } from '../../../runtime/search/fuse.js';
+import { analyzeQuery } from '../../../runtime/search/rank.js';
 import { bestSnippet } from '../../../runtime/search/snippet.js';
 import { tokenize } from '../../../runtime/search/tokenizer.js';
 import type { TermAlternative } from '../../../runtime/search/types.js';
 import type { SearchRequest, Segment } from '../protocol.js';
+import { completeLastWord, type Vocabulary } from './prefix.js';
 
 /** Looser than QRY-002's 0.7: a browsing user wants the tail too, ranked below. */
 export const MIN_SCORE = 0.3;
@@ -23,13 +25,20 @@ export interface Ranked {
   groups: TermAlternative[][];
 }
 
-export function rank(index: KddIndex, request: SearchRequest): Ranked {
+/**
+ * `vocabulary` lists the index terms a partial last word can grow into (search as you type,
+ * prefix.ts); without it the query ranks exactly as QRY-002's lexical ranking.
+ */
+export function rank(index: KddIndex, request: SearchRequest, vocabulary?: Vocabulary): Ranked {
   const q = request.q.trim();
   if (q.length < MIN_QUERY) return { hits: [], groups: [] };
   const kinds = new Set(request.kinds ?? []);
   const layers = new Set(request.layers ?? []);
   const limit = request.limit ?? DEFAULT_LIMIT;
-  const fused = fuse(index, q, { expandGraph: false, depth: 1, respectLayers: true });
+  const known = (t: string) => index.text.docFrequency(t) > 0;
+  const analyzed = analyzeQuery(q, known);
+  const analysis = vocabulary ? completeLastWord(q, analyzed, index.text, vocabulary) : analyzed;
+  const fused = fuse(index, q, { expandGraph: false, depth: 1, respectLayers: true, analysis });
   const hits: Ranked['hits'] = [];
   for (const c of fused.candidates) {
     if (hits.length >= limit || c.score < MIN_SCORE) break;

@@ -12,6 +12,7 @@ import { u16ToBytes, u32ToBytes } from '../../../runtime/search/_bytes.js';
 import { restoreTextIndex, SEARCH_FORMAT, type SerializedTextIndex } from '../../../runtime/search/bm25f.js';
 import { fold } from '../../../runtime/search/tokenizer.js';
 import type { TermAlternative, TextHit, TextIndex } from '../../../runtime/search/types.js';
+import type { Vocabulary } from './prefix.js';
 import { decodeVarints, DOC_CHUNK, shardFor, type DocChunk, type DocSummary, type KeyShard, type SearchMeta, type TermShard } from '../format.js';
 
 /** Fetches and decodes one site file by name. */
@@ -71,6 +72,31 @@ export class ShardedSearch {
       await Promise.all([...terms.map((s) => this.loadTermShard(s)), ...keys.map((s) => this.loadKeyShard(s))]);
       this.inner = this.restore();
     }
+  }
+
+  /** What search-as-you-type reads of the vocabulary (search/prefix.ts). */
+  readonly vocabulary: Vocabulary = {
+    withPrefix: (prefix) => this.termsWithPrefix(prefix),
+    settled: (term) => {
+      const shard = shardFor(this.meta.terms, term);
+      return shard < 0 || this.termShards.has(shard);
+    },
+  };
+
+  /**
+   * Loaded terms that start with `prefix`, in order. The shards the prefix's range spans (sorted
+   * terms: one or two) are remembered as missing when not loaded, as any term lookup.
+   */
+  private termsWithPrefix(prefix: string): string[] {
+    const first = Math.max(0, shardFor(this.meta.terms, prefix));
+    const last = shardFor(this.meta.terms, `${prefix}\uffff`);
+    const out: string[] = [];
+    for (let shard = first; shard <= last; shard++) {
+      const loaded = this.termShards.get(shard);
+      if (!loaded) this.missingTerms.add(shard);
+      else for (const term of loaded.terms) if (term.startsWith(prefix)) out.push(term);
+    }
+    return out;
   }
 
   /** What result rows show for node `position` (fetches its doc chunk once). */
