@@ -21,7 +21,8 @@ import { buildIndex, type IndexBuildReport } from '../compiler/incremental.js';
 import { SKIPPED_DIRS, SPEC_EXTENSIONS } from '../compiler/read.js';
 import { createServer, type KddServer } from './http.js';
 import { DEV_MARKER, DEV_STATUS_FILE, type DevStatus } from '../site/src/dev-status.js';
-import { writeSearchBundle, writeSite } from '../library/site.js';
+import { writeCompressedCopies } from '../compiler/emit/precompress.js';
+import { writeDocuments, writeSearchBundle, writeSite } from '../library/site.js';
 
 export { DEV_STATUS_FILE, type DevStatus };
 
@@ -65,7 +66,7 @@ export async function startDev(options: DevOptions): Promise<DevSession> {
 
   const first = await buildIndex({ specsDir, outDir: staging, indexDir });
   await publish(first);
-  await writeSite(outDir);
+  await writeSite(outDir, { specsDir });
   await markDevPage(join(outDir, 'index.html'));
   await writeStatus({ state: 'ok', bundle: first.bundle.bundle, changed: first.changes.reindexed, warnings: first.warnings, error: null });
 
@@ -107,6 +108,8 @@ export async function startDev(options: DevOptions): Promise<DevSession> {
       // The API first (one explicit swap instead of waiting for the holder's watcher), then the site.
       await server.swap();
       await writeSearchBundle(outDir);
+      // Node pages render the specs as written: the edited one from its new text.
+      await writeDocuments(outDir, specsDir);
     } else published = new Set(report.warnings.map(warningKey));
     log(`kdd dev: ${report.changes.reindexed.length ? report.changes.reindexed.join(', ') : 'no spec changed'} → ${report.bundle.bundle} in ${Math.round(performance.now() - started)} ms`);
     return writeStatus({ state: 'ok', bundle: report.bundle.bundle, changed: report.changes.reindexed, warnings: report.warnings, error: null });
@@ -162,5 +165,9 @@ function ignoredPath(path: string, isFile: boolean): boolean {
 /** Adds the dev marker to the served page, so the site follows the status file (site/src/dev-reload.ts). */
 async function markDevPage(page: string): Promise<void> {
   const html = await readFile(page, 'utf8');
-  if (!html.includes(DEV_MARKER)) await writeAtomic(page, html.replace('</head>', `  ${DEV_MARKER}\n  </head>`));
+  if (html.includes(DEV_MARKER)) return;
+  const marked = html.replace('</head>', `  ${DEV_MARKER}\n  </head>`);
+  await writeAtomic(page, marked);
+  // The served page may be a compressed copy: it must carry the marker too.
+  await writeCompressedCopies(page, new TextEncoder().encode(marked));
 }

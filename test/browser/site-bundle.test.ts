@@ -118,8 +118,10 @@ describe('search as you type', () => {
     expect(result.hits).toEqual(expected.hits);
   });
 
-  it('puts the use case first for "crear ped"', () => {
-    expect(full.bundle.nodes[rank(full, { q: 'crear ped' }, vocabulary()).hits[0]!.node]!.id).toBe('UC:UC-001');
+  // Among the first three, not first: the bilingual vocabulary lets "order" titles compete with a
+  // completed "pedido" (0.8 × its own weight), as they do for a whole-word "pedido".
+  it('puts the use case among the first three for "crear ped"', () => {
+    expect(rank(full, { q: 'crear ped' }, vocabulary()).hits.slice(0, 3).map((hit) => full.bundle.nodes[hit.node]!.id)).toContain('UC:UC-001');
   });
 
   it('did not find it from the partial word alone before (the completion is what matches)', () => {

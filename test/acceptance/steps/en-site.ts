@@ -169,7 +169,7 @@ defineStep(/^the node page of "([^"]+)" is shown(?: with the heading "([^"]+)")?
 defineStep(/^the "(Incoming|Outgoing) edges" group "([^"]+)" links to "([^"]+)"$/, async (world, direction, edgeType, target) => {
   const { page } = await browser(world);
   const groups = await page.$$eval(`#edges-${direction.toLowerCase()} .edge-group`, (divs) =>
-    divs.map((div) => ({ type: div.querySelector('h3')?.textContent ?? '', targets: Array.from(div.querySelectorAll('a.node-link')).map((a) => ({ id: a.getAttribute('title'), href: a.getAttribute('href') })) })),
+    divs.map((div) => ({ type: div.querySelector('h3 code')?.textContent ?? div.querySelector('h3')?.textContent ?? '', targets: Array.from(div.querySelectorAll('a.node-link')).map((a) => ({ id: a.getAttribute('title'), href: a.getAttribute('href') })) })),
   );
   const group = groups.find((g) => g.type === edgeType);
   expect(group, `${direction} edge groups: ${groups.map((g) => g.type).join(', ')}`).toBeDefined();
@@ -180,7 +180,7 @@ defineStep(/^the "(Incoming|Outgoing) edges" group "([^"]+)" links to "([^"]+)"$
 
 defineStep(/^I follow the "([^"]+)" edge to "([^"]+)"$/, async (world, edgeType, target) => {
   const { page } = await browser(world);
-  const group = page.locator('#edges-outgoing .edge-group', { has: page.locator('h3', { hasText: new RegExp(`^${edgeType}$`) }) });
+  const group = page.locator('#edges-outgoing .edge-group', { has: page.locator('h3 code', { hasText: new RegExp(`^${edgeType}$`) }) });
   await group.locator(`a.node-link[title="${target}"]`).click();
 });
 
@@ -200,7 +200,8 @@ defineStep(/^the graph is centred on "([^"]+)"(?: and draws "([^"]+)")?$/, async
 
 defineStep(/^I click "([^"]+)" in the graph$/, async (world, id) => {
   const { page } = await browser(world);
-  await page.click(`svg.graph a.graph-node[data-id="${id}"]`);
+  // The node's circle: the link's box (circle and label) may lie partly under its neighbours.
+  await page.click(`svg.graph a.graph-node[data-id="${id}"] circle`);
 });
 
 defineStep(/^the page reports "([^"]+)" under "([^"]+)"$/, async (world, message, heading) => {
