@@ -7,7 +7,7 @@
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { createError } from '../runtime/errors.js';
+import { createError } from '../model/errors.js';
 import type { DocumentRecord } from './kinds/extract.js';
 
 const run = promisify(execFile);

@@ -9,7 +9,7 @@ import { existsSync, statSync } from 'node:fs';
 import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { BUNDLE_FORMAT_VERSION } from '../runtime/bundle-format.js';
-import type { GraphEdge, IndexManifest } from '../runtime/model.js';
+import type { GraphEdge, IndexManifest } from '../model/graph.js';
 import { INDEX_FORMAT_VERSION, indexedEvents, makeManifest, report, sortWarnings, type BuildOptions, type BuildReport, type CompileResult, type SkippedFile } from './pipeline.js';
 import { chunkNode } from './embed/chunk.js';
 import { semanticStage, type SemanticResult } from './embed/semantic.js';
@@ -26,7 +26,7 @@ import { CACHE_DIR, readRecordCache, recordCachePath, restoreGraph, writeRecordC
 import { readTombstones, writeTombstones, sortTombstones, type IndexContent, type Tombstone } from './emit/tombstones.js';
 import { now, type DomainEvent } from './events.js';
 import { faultPoint } from './fault.js';
-import { createError, isKddError } from '../runtime/errors.js';
+import { createError, isKddError } from '../model/errors.js';
 import { createHash } from 'node:crypto';
 import { readGitFacts } from './git.js';
 import { changedSince, trustedSources, type GitRange } from './git-changes.js';

@@ -24,8 +24,8 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createError } from '../runtime/errors.js';
-import type { IndexManifest } from '../runtime/model.js';
+import { createError } from '../model/errors.js';
+import type { IndexManifest } from '../model/graph.js';
 import { decodeShard, VectorCache } from './embed/cache.js';
 import { modelSlug, parseEmbedderId } from './embed/embedder.js';
 import { semanticStage, type SemanticResult } from './embed/semantic.js';

@@ -16,8 +16,8 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { Bundle } from '../runtime/bundle-format.js';
-import { createError } from '../runtime/errors.js';
-import type { GraphEdge, GraphNode, IndexManifest } from '../runtime/model.js';
+import { createError } from '../model/errors.js';
+import type { GraphEdge, GraphNode, IndexManifest } from '../model/graph.js';
 import { INDEX_FORMAT_VERSION, makeManifest } from './pipeline.js';
 import { stableJson } from './emit/canonical.js';
 import { sortTombstones, type IndexContent, type Tombstone } from './emit/tombstones.js';

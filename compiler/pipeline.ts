@@ -3,7 +3,7 @@
  * paths themselves are `compileIncremental`/`buildIndex` (compiler/incremental.ts) and the public
  * entry points in compiler/build.ts.
  */
-import type { IndexManifest } from '../runtime/model.js';
+import type { IndexManifest } from '../model/graph.js';
 import type { BuildWarning } from './diagnostics.js';
 import type { BundlePointer } from './emit/dist.js';
 import type { SemanticOptions } from './embed/semantic.js';

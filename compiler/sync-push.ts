@@ -19,8 +19,8 @@ import { copyFile, mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/pr
 import { userInfo } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { promisify } from 'node:util';
-import { createError, isKddError, type KddError } from '../runtime/errors.js';
-import type { IndexManifest } from '../runtime/model.js';
+import { createError, isKddError, type KddError } from '../model/errors.js';
+import type { IndexManifest } from '../model/graph.js';
 import { mergeAndWrite, type MergeWriteReport } from './merge-write.js';
 import { checkCompatible, manifestId } from './merge.js';
 import { INDEX_FORMAT_VERSION } from './pipeline.js';

@@ -13,7 +13,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import { promisify } from 'node:util';
 import { decodeBundle } from '../runtime/bundle-format.js';
-import { createError } from '../runtime/errors.js';
+import { createError } from '../model/errors.js';
 import { POINTER_FILE, readPointer } from './emit/dist.js';
 import type { BlobCache } from './emit/blob-cache.js';
 import { parseManifest, parseNodeFile, readIndexDir } from './emit/read-index-dir.js';

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { packSiteBundle, writeSiteBundle } from '../compiler/emit/site-bundle.js';
 import { packSiteDocs, writeSiteDocs } from '../compiler/emit/site-docs.js';
 import { decodeBundle, POINTER_FILE } from '../runtime/bundle-format.js';
-import { createError } from '../runtime/errors.js';
+import { createError } from '../model/errors.js';
 import { parsePointer } from '../runtime/load.js';
 import type { DocsPointer } from '../site/src/doc-format.js';
 import type { SitePointer } from '../site/src/format.js';

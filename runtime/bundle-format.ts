@@ -7,8 +7,8 @@
  * first access, no duplicated text. `encodeBundle`/`decodeBundle` convert between the two.
  */
 import { fromEncoded, newPackr, toEncoded, type BundleContent, type EncodeOptions, type EncodedBundle, type HydrateOptions } from './bundle-codec.js';
-import { createError, isKddError } from './errors.js';
-import type { DanglingLink, GraphEdge, GraphNode, IndexManifest, LayerViolation } from './model.js';
+import { createError, isKddError } from '../model/errors.js';
+import type { DanglingLink, GraphEdge, GraphNode, IndexManifest, LayerViolation } from '../model/graph.js';
 import type { QuantizedVectors } from './vectors.js';
 
 /** Bumped on any incompatible change; `decodeBundle` refuses other versions. */

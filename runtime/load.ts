@@ -6,7 +6,7 @@
  * The Node-only convenience `loadBundle(path)` lives in `library/load-bundle.ts`.
  */
 import { decodeBundle, POINTER_FILE, type Bundle, type BundlePointer } from './bundle-format.js';
-import { createError, isKddError } from './errors.js';
+import { createError, isKddError } from '../model/errors.js';
 import type { KddIndex } from './kdd-index.js';
 import { restoreTextIndex } from './search/index.js';
 import { toVectorStore, type VectorStore } from './vectors.js';

@@ -3,7 +3,7 @@
  * (asked for with `--embedder`, or the default model already pulled), L1 otherwise. An L2 that
  * fails mid-way degrades to L1 with an EMBEDDING_FAILED warning; the build never aborts for it.
  */
-import type { IndexManifest } from '../../runtime/model.js';
+import type { IndexManifest } from '../../model/graph.js';
 import { warning, type BuildWarning } from '../diagnostics.js';
 import type { PackVectors } from '../emit/pack.js';
 import type { Graph } from '../graph/link.js';

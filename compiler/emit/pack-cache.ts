@@ -19,7 +19,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { newPackr } from '../../runtime/bundle-codec.js';
-import type { GraphNode } from '../../runtime/model.js';
+import type { GraphNode } from '../../model/graph.js';
 import { TermIds, TermCounter, exactKeys, nodeTerms, type NodeTerms } from '../../runtime/search/bm25f.js';
 import { chunkTermIds } from '../../runtime/search/chunk-index.js';
 import { rememberTermOrder, termOrder } from '../../runtime/search/_postings.js';

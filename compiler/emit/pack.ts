@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { BundleContent } from '../../runtime/bundle-codec.js';
 import { BUNDLE_FORMAT_VERSION, encodeBundle, type BundleChunk, type BundleVectors } from '../../runtime/bundle-format.js';
-import type { IndexManifest } from '../../runtime/model.js';
+import type { IndexManifest } from '../../model/graph.js';
 import { TermCounter, TermIds, assembleTextIndex } from '../../runtime/search/bm25f.js';
 import { assembleChunkIndex } from '../../runtime/search/chunk-index.js';
 import type { QuantizedVectors } from '../../runtime/vectors.js';

@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { encodeEdges, encodeNodeBody, type EncodedEdges } from '../../runtime/bundle-codec.js';
-import type { GraphEdge, GraphNode } from '../../runtime/model.js';
+import type { GraphEdge, GraphNode } from '../../model/graph.js';
 import { canonical } from './canonical.js';
 
 export interface PackedNode {

@@ -26,7 +26,7 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { decodeEdges, newPackr, type EncodedEdges } from '../../runtime/bundle-codec.js';
-import type { DanglingLink, LayerViolation } from '../../runtime/model.js';
+import type { DanglingLink, LayerViolation } from '../../model/graph.js';
 import type { BuildWarning } from '../diagnostics.js';
 import { compare, type Graph } from '../graph/link.js';
 import type { DocumentRecord } from '../kinds/extract.js';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { compare } from '../graph/link.js';
 import { writeIfChanged } from './atomic.js';
 import { canonical } from './canonical.js';
-import { createError } from '../../runtime/errors.js';
+import { createError } from '../../model/errors.js';
 import { readIndexDir, type IndexDirContent, type OnCorrupt } from './read-index-dir.js';
 
 export const TOMBSTONES_FILE = 'tombstones.jsonl';

@@ -3,7 +3,7 @@
  * Pure per file, so records can be cached by content hash and rebuilt independently (incremental
  * builds, merges). Link resolution happens later, over all records (compiler/graph/link.ts).
  */
-import type { GraphNode, NodeSection } from '../../runtime/model.js';
+import type { GraphNode, NodeSection } from '../../model/graph.js';
 import { warning, type BuildWarning } from '../diagnostics.js';
 import { FrontMatterError, parseFrontMatter } from '../parse/front-matter.js';
 import { parseMarkdown } from '../parse/markdown.js';
@@ -13,7 +13,7 @@ import type { SourceFile } from '../read.js';
 import { extractFeature } from './feature.js';
 import { fieldValue } from './fields.js';
 import { inExpectedFolder, isFeatureFile, placeInTree, routeKind } from './route.js';
-import type { KindSpec } from './table.js';
+import type { KindSpec } from '../../model/kinds.js';
 import { sectionFor } from './vocabulary.js';
 
 /** A link as written, with where it was found; resolved to a node (or reported dangling) later. */

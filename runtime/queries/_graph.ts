@@ -2,10 +2,10 @@
  * Graph helpers shared by the queries (internal: not re-exported from the package).
  */
 import type { Bundle } from '../bundle-format.js';
-import { isAgentEdge, isImplicitEdgeType } from '../enrichment.js';
-import { createError } from '../errors.js';
+import { isAgentEdge, isImplicitEdgeType } from '../../model/enrichment.js';
+import { createError } from '../../model/errors.js';
 import type { KddIndex } from '../kdd-index.js';
-import { STRUCTURAL_EDGE_TYPES, type GraphEdge, type GraphNode } from '../model.js';
+import { STRUCTURAL_EDGE_TYPES, type GraphEdge, type GraphNode } from '../../model/graph.js';
 
 /**
  * Memoises a structure derived from the bundle alone, built on first use and kept as long as the

@@ -3,8 +3,8 @@
  * which of them exist. The expectations are one declarative table, {@link COVERAGE_RULES}.
  */
 import type { KddIndex } from '../kdd-index.js';
-import { createError } from '../errors.js';
-import { KINDS, type Kind } from '../model.js';
+import { createError } from '../../model/errors.js';
+import { KINDS, type Kind } from '../../model/graph.js';
 import { paramsObject, requireIndex, stringParam, type RawParams } from '../validate.js';
 import type { ParamsSpec } from '../param-spec.js';
 import { nodeRefParam } from './_params.js';

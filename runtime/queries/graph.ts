@@ -1,9 +1,9 @@
 /**
  * QRY-001 RetrieveByGraph: the subgraph reachable from a root node within `depth` hops.
  */
-import { isAgentEdge } from '../enrichment.js';
+import { isAgentEdge } from '../../model/enrichment.js';
 import type { KddIndex } from '../kdd-index.js';
-import type { GraphEdge, GraphNode, Kind } from '../model.js';
+import type { GraphEdge, GraphNode, Kind } from '../../model/graph.js';
 import { boolParam, enumParam, intParam, paramsObject, requireIndex, stringListParam, stringParam, type RawParams } from '../validate.js';
 import type { ParamsSpec } from '../param-spec.js';
 import { depthParam, includeImplicitParam, kindsParam, nodeRefParam, respectLayersParam } from './_params.js';

@@ -7,9 +7,9 @@
  * WIKI_LINK says its author depends on the target, never the reverse (SCN-RetrieveImpact-002).
  * Feature files are not "affected": they are reported as scenarios to re-run (UC-005 step 6).
  */
-import { IMPLICIT_EDGE_PREFIX, isAgentEdge, isImplicitEdgeType } from '../enrichment.js';
+import { IMPLICIT_EDGE_PREFIX, isAgentEdge, isImplicitEdgeType } from '../../model/enrichment.js';
 import type { KddIndex } from '../kdd-index.js';
-import type { GraphEdge, GraphNode, LayerViolation } from '../model.js';
+import type { GraphEdge, GraphNode, LayerViolation } from '../../model/graph.js';
 import { boolParam, enumParam, intParam, paramsObject, requireIndex, stringParam, type RawParams } from '../validate.js';
 import type { ParamsSpec } from '../param-spec.js';
 import { depthParam, includeImplicitParam, nodeRefParam, respectLayersParam } from './_params.js';

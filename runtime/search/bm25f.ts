@@ -9,7 +9,7 @@
  * - `lens`: u16[nodes × fields], tokens per field.
  * Restore splits the term string into a Map and views the byte arrays: no tokenising.
  */
-import type { GraphNode } from '../model.js';
+import type { GraphNode } from '../../model/graph.js';
 import { countingSortPostings } from './_postings.js';
 import { CHUNK, fold, tokenize } from './tokenizer.js';
 import { FIELDS, baseName, fieldTexts } from './fields.js';

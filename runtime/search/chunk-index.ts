@@ -13,7 +13,7 @@
  * Measured on the 10k generated corpus (71,574 chunks): 2.1 M postings, ~5 MB in the bundle.
  */
 import type { BundleChunk } from '../bundle-format.js';
-import type { GraphNode } from '../model.js';
+import type { GraphNode } from '../../model/graph.js';
 import { bytesToU32, u32ToBytes } from './_bytes.js';
 import { countingSortPostings } from './_postings.js';
 import { tokenize } from './tokenizer.js';

@@ -9,7 +9,7 @@
 import { Packr } from 'msgpackr';
 import { fetchIndex, parsePointer, POINTER_FILE } from '../../runtime/load.js';
 import type { KddIndex } from '../../runtime/kdd-index.js';
-import { KINDS, LAYERS, type GraphEdge } from '../../runtime/model.js';
+import { KINDS, LAYERS, type GraphEdge } from '../../model/graph.js';
 import { baseName } from '../../runtime/search/fields.js';
 import { createDocLoader } from './docs.js';
 import { SITE_FORMAT, SITE_POINTER_FILE, type SearchMeta, type SitePointer } from './format.js';

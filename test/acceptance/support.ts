@@ -3,7 +3,7 @@
  * reading the index it produced, and the L2 (embedding model) plumbing.
  */
 import { expect } from 'vitest';
-import type { GraphEdge, GraphNode, IndexManifest } from '../../runtime/model.js';
+import type { GraphEdge, GraphNode, IndexManifest } from '../../model/graph.js';
 import type { World } from './world.js';
 
 // ── Fixture documents ──────────────────────────────────────────────────────────────────────

@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import type { Bundle } from '../../../runtime/bundle-format.js';
 import type { KddIndex } from '../../../runtime/kdd-index.js';
-import type { GraphEdge, GraphNode, Kind, Layer } from '../../../runtime/model.js';
+import type { GraphEdge, GraphNode, Kind, Layer } from '../../../model/graph.js';
 import { buildTextIndex, restoreTextIndex } from '../../../runtime/search/index.js';
 
 export const WORDS = ['pedido', 'order', 'regla', 'rule', 'precio', 'price', 'cliente', 'customer', 'merge', 'fusión', 'índice', 'index', 'capa', 'layer', 'evento', 'event', 'comando', 'command', 'conflict', 'borrar'];

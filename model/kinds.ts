@@ -12,7 +12,7 @@
  *
  * Adding a kind or a heading alias is one line here.
  */
-import type { Kind, Layer, StructuralEdgeType } from '../../runtime/model.js';
+import type { Kind, Layer, StructuralEdgeType } from './graph.js';
 
 /** How a section's body is turned into an indexed field. */
 export type SectionShape =

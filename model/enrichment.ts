@@ -10,7 +10,7 @@
  *
  * Isomorphic: no Node-only imports.
  */
-import type { GraphEdge } from './model.js';
+import type { GraphEdge } from './graph.js';
 
 /** The relation types an agent may propose (CMD-003 "relaciones implícitas"), lower snake case. */
 export const IMPLICIT_RELATION_TYPES = [

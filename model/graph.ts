@@ -17,7 +17,7 @@ export const LAYERS = [
 ] as const;
 export type Layer = (typeof LAYERS)[number];
 
-/** Every kind the indexer recognises. The per-kind knowledge lives in compiler/kinds/table.ts. */
+/** Every kind the indexer recognises. The per-kind knowledge lives in model/kinds.ts. */
 export const KINDS = [
   'entity',
   'role',
