@@ -8,14 +8,14 @@
 import { existsSync, statSync } from 'node:fs';
 import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
-import { BUNDLE_FORMAT_VERSION } from '../runtime/bundle-format.js';
+import { BUNDLE_FORMAT_VERSION } from '../formats/bundle/bundle.js';
 import type { GraphEdge, IndexManifest } from '../model/graph.js';
 import { INDEX_FORMAT_VERSION, indexedEvents, makeManifest, report, sortWarnings, type BuildOptions, type BuildReport, type CompileResult, type SkippedFile } from './pipeline.js';
 import { chunkNode } from './embed/chunk.js';
 import { semanticStage, type SemanticResult } from './embed/semantic.js';
 import { warning, type BuildWarning } from './diagnostics.js';
 import { forEachLimited, isTempFile, writeAtomic, writeIfChanged, writeManyIfChanged } from './emit/atomic.js';
-import { canonical, stableJson } from './emit/canonical.js';
+import { canonical, stableJson } from '../formats/canonical.js';
 import { readPointer, writeDist, type BundlePointer } from './emit/dist.js';
 import { edgesJsonl, nodeFilePath, nodeFileText, patchEdgesJsonl, writeIndexDir, type IndexDirWrite } from './emit/index-dir.js';
 import { bundleHash, packBundle } from './emit/pack.js';

@@ -36,7 +36,7 @@ import { packBundle } from './emit/pack.js';
 import { readPackMemo, writePackMemo, type PackMemo } from './emit/pack-cache.js';
 import { worthRewriting } from './emit/rewrite-policy.js';
 import { CACHE_DIR, recordCachePath, writeRecordCache } from './emit/record-cache.js';
-import { stableJson } from './emit/canonical.js';
+import { stableJson } from '../formats/canonical.js';
 import { writeTombstones } from './emit/tombstones.js';
 import { manifestId, mergeIndexes, type ConflictStrategy, type MergeReport, type MergeResult, type MergeSource } from './merge.js';
 import { loadMergeSource, readIndexFromGit } from './sync.js';

@@ -15,11 +15,11 @@
  * docs/distributed.md.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import type { Bundle } from '../runtime/bundle-format.js';
+import type { Bundle } from '../formats/bundle/bundle.js';
 import { createError } from '../model/errors.js';
 import type { GraphEdge, GraphNode, IndexManifest } from '../model/graph.js';
 import { INDEX_FORMAT_VERSION, makeManifest } from './pipeline.js';
-import { stableJson } from './emit/canonical.js';
+import { stableJson } from '../formats/canonical.js';
 import { sortTombstones, type IndexContent, type Tombstone } from './emit/tombstones.js';
 import { now, type DomainEvent } from './events.js';
 import { isLayerViolation, layerDependencyEdge } from './graph/layers.js';

@@ -12,7 +12,7 @@ import { execFile, spawn } from 'node:child_process';
 import { readFile, stat } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import { promisify } from 'node:util';
-import { decodeBundle } from '../runtime/bundle-format.js';
+import { decodeBundle } from '../formats/bundle/bundle.js';
 import { createError } from '../model/errors.js';
 import { POINTER_FILE, readPointer } from './emit/dist.js';
 import type { BlobCache } from './emit/blob-cache.js';

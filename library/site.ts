@@ -10,7 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { packSiteBundle, writeSiteBundle } from '../compiler/emit/site-bundle.js';
 import { packSiteDocs, writeSiteDocs } from '../compiler/emit/site-docs.js';
-import { decodeBundle, POINTER_FILE } from '../runtime/bundle-format.js';
+import { decodeBundle, POINTER_FILE } from '../formats/bundle/bundle.js';
 import { createError } from '../model/errors.js';
 import { parsePointer } from '../runtime/load.js';
 import type { DocsPointer } from '../site/src/doc-format.js';

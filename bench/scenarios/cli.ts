@@ -17,7 +17,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { decodeBundle } from '../../runtime/bundle-format.js';
+import { decodeBundle } from '../../formats/bundle/bundle.js';
 import { fixed, median, withTarget, type Scenario } from '../scenario.js';
 
 const CLI = fileURLToPath(new URL('../../build/cli/main.js', import.meta.url));

@@ -16,7 +16,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import sirv from 'sirv';
-import { decodeBundle } from '../../runtime/bundle-format.js';
+import { decodeBundle } from '../../formats/bundle/bundle.js';
 import { int, median, type Corpus, type Scenario, type ScenarioReport } from '../scenario.js';
 
 /** One cold browser per query; phrases from the generated corpus' vocabulary, both languages. */

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 
 /** The package root as seen from here: the repository (sources) or `build/` (compiled code). */
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const CODE_DIRS = ['model', 'compiler', 'runtime'];
+const CODE_DIRS = ['model', 'formats', 'compiler', 'runtime'];
 
 let digest: string | null = null;
 

@@ -8,7 +8,7 @@ import { join, relative, sep } from 'node:path';
 import type { GraphEdge, IndexManifest } from '../../model/graph.js';
 import type { DocumentRecord } from '../kinds/extract.js';
 import type { Graph } from '../graph/link.js';
-import { canonical, stableJson } from './canonical.js';
+import { canonical, stableJson } from '../../formats/canonical.js';
 import { forEachLimited, writeManyIfChanged } from './atomic.js';
 
 export interface IndexDirWrite {

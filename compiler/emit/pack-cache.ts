@@ -18,12 +18,12 @@
  */
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { newPackr } from '../../runtime/bundle-codec.js';
+import { newPackr } from '../../formats/bundle/codec.js';
 import type { GraphNode } from '../../model/graph.js';
 import { TermIds, TermCounter, exactKeys, nodeTerms, type NodeTerms } from '../../runtime/search/bm25f.js';
 import { chunkTermIds } from '../../runtime/search/chunk-index.js';
 import { rememberTermOrder, termOrder } from '../../runtime/search/_postings.js';
-import { bytesToU32, u32ToBytes } from '../../runtime/search/_bytes.js';
+import { bytesToU32, u32ToBytes } from '../../formats/bytes.js';
 import { chunkAll } from '../embed/chunk.js';
 import { writeAtomicParts, writeIfChanged } from './atomic.js';
 import { checksum } from './checksum.js';

@@ -3,15 +3,15 @@
  * file name tag is the first 12 hex chars of the bytes' SHA-256, so equal bundles have equal names.
  */
 import { createHash } from 'node:crypto';
-import type { BundleContent } from '../../runtime/bundle-codec.js';
-import { BUNDLE_FORMAT_VERSION, encodeBundle, type BundleChunk, type BundleVectors } from '../../runtime/bundle-format.js';
+import type { BundleContent } from '../../formats/bundle/codec.js';
+import { BUNDLE_FORMAT_VERSION, encodeBundle, type BundleChunk, type BundleVectors } from '../../formats/bundle/bundle.js';
 import type { IndexManifest } from '../../model/graph.js';
 import { TermCounter, TermIds, assembleTextIndex } from '../../runtime/search/bm25f.js';
 import { assembleChunkIndex } from '../../runtime/search/chunk-index.js';
 import type { QuantizedVectors } from '../../runtime/vectors.js';
 import { withEnrichmentSections } from '../enrich/edges.js';
 import type { Graph } from '../graph/link.js';
-import { canonical } from './canonical.js';
+import { canonical } from '../../formats/canonical.js';
 import { computeNodePack, memoNodePack, type NodePack, type PackMemo } from './pack-cache.js';
 import { packedEdges, packedNode } from './packed-node.js';
 

@@ -7,16 +7,16 @@
  * goes for a graph's edge list as a whole (`packedEdges`).
  */
 import { createHash } from 'node:crypto';
-import { encodeEdges, encodeNodeBody, type EncodedEdges } from '../../runtime/bundle-codec.js';
+import { encodeEdges, encodeNodeBody, type EncodedEdges } from '../../formats/bundle/codec.js';
 import type { GraphEdge, GraphNode } from '../../model/graph.js';
-import { canonical } from './canonical.js';
+import { canonical } from '../../formats/canonical.js';
 
 export interface PackedNode {
   /** The canonical node (sorted keys): what the bundle holds. */
   node: GraphNode;
   /** SHA-256 (base64) of the canonical node's JSON: equal content ⇔ equal key, wherever the node sits. */
   key: string;
-  /** The node's body blob in the bundle (runtime/bundle-codec.ts `encodeNodeBody`). */
+  /** The node's body blob in the bundle (formats/bundle/codec.ts `encodeNodeBody`). */
   body: Uint8Array;
 }
 
@@ -46,7 +46,7 @@ export function nodeKey(node: GraphNode): string {
 const knownEdges = new WeakMap<readonly GraphEdge[], EncodedEdges>();
 
 /**
- * The bundle's encoding of `edges` (runtime/bundle-codec.ts `encodeEdges`) against `nodes`, the
+ * The bundle's encoding of `edges` (formats/bundle/codec.ts `encodeEdges`) against `nodes`, the
  * graph's nodes sorted by id. Remembered per edge array: a graph's edges are only ever encoded
  * against that graph's nodes.
  */

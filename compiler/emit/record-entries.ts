@@ -4,7 +4,7 @@
  *
  * A record is three byte strings: its light part (the node without `sections` / `indexed_fields`,
  * plus its content key), its raw links, and its node body exactly as the bundle stores it. A record
- * loaded from them decodes its text on first access (runtime/bundle-codec.ts `withLazyBody`), and
+ * loaded from them decodes its text on first access (formats/bundle/codec.ts `withLazyBody`), and
  * the pack stage takes its key and body as they are (compiler/emit/packed-node.ts).
  *
  * A file is a u32 (LE) header length, a msgpack header, then the entries end to end.
@@ -12,7 +12,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Packr } from 'msgpackr';
-import { defineLazy, lightNode, newPackr, withLazyBody } from '../../runtime/bundle-codec.js';
+import { defineLazy, lightNode, newPackr, withLazyBody } from '../../formats/bundle/codec.js';
 import type { DocumentRecord, RawLink } from '../kinds/extract.js';
 import { writeAtomicParts, writeIfChanged } from './atomic.js';
 import { packedNode, rememberPackedNode } from './packed-node.js';
@@ -68,7 +68,7 @@ export async function readFramed(file: string): Promise<{ header: unknown; paylo
   const bytes = await readFile(file).catch(() => null);
   if (bytes === null || bytes.length < 4) return null;
   try {
-    // A plain view: msgpackr treats Node Buffers specially (see runtime/bundle-format.ts).
+    // A plain view: msgpackr treats Node Buffers specially (see formats/bundle/bundle.ts).
     const view = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     const headerLength = new DataView(view.buffer, view.byteOffset, 4).getUint32(0, true);
     if (4 + headerLength > view.length) return null;

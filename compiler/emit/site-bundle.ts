@@ -10,9 +10,9 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Packr } from 'msgpackr';
-import type { Bundle } from '../../runtime/bundle-format.js';
+import type { Bundle } from '../../formats/bundle/bundle.js';
 import { KINDS, LAYERS, type GraphNode } from '../../model/graph.js';
-import { bytesToU16, bytesToU32 } from '../../runtime/search/_bytes.js';
+import { bytesToU16, bytesToU32 } from '../../formats/bytes.js';
 import { exactKeys, keyTable, type SerializedTextIndex } from '../../runtime/search/bm25f.js';
 import { PRIMARY_SECTIONS } from '../../runtime/search/fields.js';
 import {

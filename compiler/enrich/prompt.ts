@@ -12,7 +12,7 @@
 import { createHash } from 'node:crypto';
 import { IMPLICIT_RELATION_TYPES, isAgentEdge } from '../../model/enrichment.js';
 import type { GraphEdge, GraphNode } from '../../model/graph.js';
-import { stableJson } from '../emit/canonical.js';
+import { stableJson } from '../../formats/canonical.js';
 
 export const PROMPT_VERSION = 'kdd-enrich/1';
 

@@ -6,7 +6,7 @@
 import type { DanglingLink, GraphEdge, GraphNode, LayerViolation } from '../../model/graph.js';
 import { warning, type BuildWarning } from '../diagnostics.js';
 import type { DocumentRecord, RawLink } from '../kinds/extract.js';
-import { canonical } from '../emit/canonical.js';
+import { canonical } from '../../formats/canonical.js';
 import { kindSpec } from '../../model/kinds.js';
 import { isLayerViolation, layerDependencyEdge } from './layers.js';
 import { LinkResolver } from './resolve.js';

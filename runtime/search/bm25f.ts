@@ -13,7 +13,7 @@ import type { GraphNode } from '../../model/graph.js';
 import { countingSortPostings } from './_postings.js';
 import { CHUNK, fold, tokenize } from './tokenizer.js';
 import { FIELDS, baseName, fieldTexts } from './fields.js';
-import { bytesToU16, bytesToU32, u16ToBytes, u32ToBytes } from './_bytes.js';
+import { bytesToU16, bytesToU32, u16ToBytes, u32ToBytes } from '../../formats/bytes.js';
 import type { TermAlternative, TextHit, TextIndex } from './types.js';
 
 export const SEARCH_FORMAT = 'kdd-bm25f/1';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonical } from '../../compiler/emit/canonical.js';
+import { canonical } from '../../formats/canonical.js';
 import { edgesJsonl } from '../../compiler/emit/index-dir.js';
 import type { GraphEdge } from '../../model/graph.js';
 

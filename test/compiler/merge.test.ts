@@ -7,7 +7,7 @@ import { compile, packCompiled } from '../../compiler/build.js';
 import type { Tombstone } from '../../compiler/emit/tombstones.js';
 import { packBundle } from '../../compiler/emit/pack.js';
 import { bundleSource, mergeIndexes, type MergeResult, type MergeSource } from '../../compiler/merge.js';
-import { decodeBundle } from '../../runtime/bundle-format.js';
+import { decodeBundle } from '../../formats/bundle/bundle.js';
 import { isKddError } from '../../model/errors.js';
 import { TARGETS, treeArbitrary, writeTree, type Tree } from '../helpers/arbitrary-tree.js';
 import { removeTree } from '../helpers/temp-tree.js';

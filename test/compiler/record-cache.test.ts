@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Packr } from 'msgpackr';
 import { afterAll, describe, expect, it } from 'vitest';
 import { build } from '../../compiler/build.js';
-import { canonical } from '../../compiler/emit/canonical.js';
+import { canonical } from '../../formats/canonical.js';
 import { nodeFileText } from '../../compiler/emit/index-dir.js';
 import { readIndexDir } from '../../compiler/emit/read-index-dir.js';
 import { readRecordCache, restoreGraph } from '../../compiler/emit/record-cache.js';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BUNDLE_FORMAT_VERSION, decodeBundle, encodeBundle, type Bundle } from '../../runtime/bundle-format.js';
+import { BUNDLE_FORMAT_VERSION, decodeBundle, encodeBundle, type Bundle } from '../../formats/bundle/bundle.js';
 import { cosineTopK, dequantize, exactTopK, quantize, recallAtK, toVectorStore, type QuantizedVectors } from '../../runtime/vectors.js';
 
 /** Seeded normal(0,1) generator (mulberry32 + Box-Muller). */

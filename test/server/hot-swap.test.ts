@@ -3,7 +3,7 @@ import { request } from 'node:http';
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { encodeBundle } from '../../runtime/bundle-format.js';
+import { encodeBundle } from '../../formats/bundle/bundle.js';
 import { buildFixtureDist, postJson, raw, startServer, type FixtureDist, type Running } from './_setup.js';
 
 let dist: FixtureDist;

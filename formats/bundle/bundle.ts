@@ -3,13 +3,13 @@
  * Same input ⇒ same bytes: the packer sorts every array and object key before encoding.
  *
  * `Bundle` is the in-memory shape queries use; the bytes hold a compact encoding of it
- * (runtime/bundle-codec.ts, docs/bundle-format.md): columnar edges, per-node body blobs decoded on
+ * (formats/bundle/codec.ts, docs/bundle-format.md): columnar edges, per-node body blobs decoded on
  * first access, no duplicated text. `encodeBundle`/`decodeBundle` convert between the two.
  */
-import { fromEncoded, newPackr, toEncoded, type BundleContent, type EncodeOptions, type EncodedBundle, type HydrateOptions } from './bundle-codec.js';
-import { createError, isKddError } from '../model/errors.js';
-import type { DanglingLink, GraphEdge, GraphNode, IndexManifest, LayerViolation } from '../model/graph.js';
-import type { QuantizedVectors } from './vectors.js';
+import { fromEncoded, newPackr, toEncoded, type BundleContent, type EncodeOptions, type EncodedBundle, type HydrateOptions } from './codec.js';
+import { createError, isKddError } from '../../model/errors.js';
+import type { DanglingLink, GraphEdge, GraphNode, IndexManifest, LayerViolation } from '../../model/graph.js';
+import type { QuantizedVectors } from '../../runtime/vectors.js';
 
 /** Bumped on any incompatible change; `decodeBundle` refuses other versions. */
 export const BUNDLE_FORMAT_VERSION = 2;

@@ -15,9 +15,9 @@
  * Pure data in, pure data out; isomorphic (no Node-only types). Equal input ⇒ equal bytes.
  */
 import { Packr } from 'msgpackr';
-import { createError } from '../model/errors.js';
-import type { GraphEdge, GraphNode, NodeSection } from '../model/graph.js';
-import type { Bundle, BundleChunk } from './bundle-format.js';
+import { createError } from '../../model/errors.js';
+import type { GraphEdge, GraphNode, NodeSection } from '../../model/graph.js';
+import type { Bundle, BundleChunk } from './bundle.js';
 
 // Fixed options: plain maps (records are slower and save ~1 %), no structure sharing across calls.
 export const newPackr = () => new Packr({ useRecords: false, variableMapSize: true });
