@@ -18,7 +18,7 @@ export type { CheckFormat, CheckReport } from './compiler/check/formats.js';
 export type { Problem } from './compiler/check/problems.js';
 export { fetchIndex, loadIndex } from './runtime/load.js';
 export type { KddIndex } from './runtime/kdd-index.js';
-export type { Bundle, BundleChunk, BundleVectors } from './formats/bundle/bundle.js';
+export type { Bundle, BundleChunk, BundleVectors } from './formats/bundle/types.js';
 export type * from './model/graph.js';
 export { ERROR_CODES, ERRORS, EXIT, KddError, createError, isKddError, toKddError } from './model/errors.js';
 export type { ErrorCode, KddWarning } from './model/errors.js';

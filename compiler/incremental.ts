@@ -8,7 +8,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
-import { BUNDLE_FORMAT_VERSION } from '../formats/bundle/bundle.js';
+import { BUNDLE_FORMAT_VERSION } from '../formats/bundle/types.js';
 import type { GraphEdge, IndexManifest } from '../model/graph.js';
 import { INDEX_FORMAT_VERSION, indexedEvents, makeManifest, report, sortWarnings, type BuildOptions, type BuildReport, type CompileResult, type SkippedFile } from './pipeline.js';
 import { chunkNode } from './embed/chunk.js';

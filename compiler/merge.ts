@@ -15,7 +15,7 @@
  * docs/distributed.md.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import type { Bundle } from '../formats/bundle/bundle.js';
+import type { Bundle } from '../formats/bundle/types.js';
 import { createError } from '../model/errors.js';
 import type { GraphEdge, GraphNode, IndexManifest } from '../model/graph.js';
 import { INDEX_FORMAT_VERSION, makeManifest } from './pipeline.js';

@@ -2,8 +2,9 @@
  * `kdd-index/runtime`: the isomorphic part (Node and browsers, no `node:` imports). Load a bundle's
  * bytes, then call the pure, synchronous queries on the index. Re-exports only.
  */
-export { decodeBundle, BUNDLE_FORMAT_VERSION, POINTER_FILE } from '../formats/bundle/bundle.js';
-export type { Bundle, BundleChunk, BundlePointer, BundleVectors } from '../formats/bundle/bundle.js';
+export { decodeBundle } from '../formats/bundle/bundle.js';
+export { BUNDLE_FORMAT_VERSION, POINTER_FILE } from '../formats/bundle/types.js';
+export type { Bundle, BundleChunk, BundlePointer, BundleVectors } from '../formats/bundle/types.js';
 export { fetchIndex, loadIndex } from './load.js';
 export type { KddIndex } from './kdd-index.js';
 export type * from '../model/graph.js';

@@ -13,7 +13,7 @@
  * (`<outDir>/.cache/`).
  */
 import { createHash } from 'node:crypto';
-import { newPackr } from '../../formats/bundle/codec.js';
+import { newPackr } from '../../formats/msgpack.js';
 import type { DocumentRecord } from '../kinds/extract.js';
 import { codeFingerprint } from './code-fingerprint.js';
 import { entryLengths, loadRecord, readFramed, sliceEntries, storeRecord, writeFramed, type StoredRecord } from './record-entries.js';

@@ -18,7 +18,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { newPackr } from '../../formats/bundle/codec.js';
+import { newPackr } from '../../formats/msgpack.js';
 import type { GraphNode } from '../../model/graph.js';
 import { TermIds, TermCounter, exactKeys, nodeTerms, type NodeTerms } from '../../runtime/search/bm25f.js';
 import { chunkTermIds } from '../../runtime/search/chunk-index.js';

@@ -3,12 +3,12 @@
  * file name tag is the first 12 hex chars of the bytes' SHA-256, so equal bundles have equal names.
  */
 import { createHash } from 'node:crypto';
-import type { BundleContent } from '../../formats/bundle/codec.js';
-import { BUNDLE_FORMAT_VERSION, encodeBundle, type BundleChunk, type BundleVectors } from '../../formats/bundle/bundle.js';
+import { type BundleContent, encodeBundle } from '../../formats/bundle/bundle.js';
+import { BUNDLE_FORMAT_VERSION, type BundleChunk, type BundleVectors } from '../../formats/bundle/types.js';
 import type { IndexManifest } from '../../model/graph.js';
 import { TermCounter, TermIds, assembleTextIndex } from '../../runtime/search/bm25f.js';
 import { assembleChunkIndex } from '../../runtime/search/chunk-index.js';
-import type { QuantizedVectors } from '../../runtime/vectors.js';
+import type { QuantizedVectors } from '../../formats/bundle/vectors.js';
 import { withEnrichmentSections } from '../enrich/edges.js';
 import type { Graph } from '../graph/link.js';
 import { canonical } from '../../formats/canonical.js';

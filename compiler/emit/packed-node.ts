@@ -7,7 +7,8 @@
  * goes for a graph's edge list as a whole (`packedEdges`).
  */
 import { createHash } from 'node:crypto';
-import { encodeEdges, encodeNodeBody, type EncodedEdges } from '../../formats/bundle/codec.js';
+import { encodeEdges, type EncodedEdges } from '../../formats/bundle/edges.js';
+import { encodeNodeBody } from '../../formats/bundle/nodes.js';
 import type { GraphEdge, GraphNode } from '../../model/graph.js';
 import { canonical } from '../../formats/canonical.js';
 
@@ -16,7 +17,7 @@ export interface PackedNode {
   node: GraphNode;
   /** SHA-256 (base64) of the canonical node's JSON: equal content ⇔ equal key, wherever the node sits. */
   key: string;
-  /** The node's body blob in the bundle (formats/bundle/codec.ts `encodeNodeBody`). */
+  /** The node's body blob in the bundle (formats/bundle/nodes.ts `encodeNodeBody`). */
   body: Uint8Array;
 }
 
@@ -46,7 +47,7 @@ export function nodeKey(node: GraphNode): string {
 const knownEdges = new WeakMap<readonly GraphEdge[], EncodedEdges>();
 
 /**
- * The bundle's encoding of `edges` (formats/bundle/codec.ts `encodeEdges`) against `nodes`, the
+ * The bundle's encoding of `edges` (formats/bundle/edges.ts `encodeEdges`) against `nodes`, the
  * graph's nodes sorted by id. Remembered per edge array: a graph's edges are only ever encoded
  * against that graph's nodes.
  */

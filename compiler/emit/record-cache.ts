@@ -6,7 +6,7 @@
  * Built so that an unchanged record costs next to nothing, read or written:
  * - a record is stored as its light part (node without `sections` / `indexed_fields`, content key),
  *   its raw links and its node body exactly as the bundle stores it. Reading decodes the light part
- *   only; links and text decode on first access (formats/bundle/codec.ts `withLazyBody`), and the
+ *   only; links and text decode on first access (formats/bundle/nodes.ts `withLazyBody`), and the
  *   pack stage takes the key and body as they are (compiler/emit/packed-node.ts). An edit to one
  *   spec of 10k never decodes the other 9,999 texts.
  * - the three parts of a record read from the cache are remembered as bytes and written back verbatim.
@@ -25,7 +25,8 @@
  */
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { decodeEdges, newPackr, type EncodedEdges } from '../../formats/bundle/codec.js';
+import { decodeEdges, type EncodedEdges } from '../../formats/bundle/edges.js';
+import { newPackr } from '../../formats/msgpack.js';
 import type { DanglingLink, LayerViolation } from '../../model/graph.js';
 import type { BuildWarning } from '../diagnostics.js';
 import { compare, type Graph } from '../graph/link.js';

@@ -4,7 +4,7 @@
  *
  * A record is three byte strings: its light part (the node without `sections` / `indexed_fields`,
  * plus its content key), its raw links, and its node body exactly as the bundle stores it. A record
- * loaded from them decodes its text on first access (formats/bundle/codec.ts `withLazyBody`), and
+ * loaded from them decodes its text on first access (formats/bundle/nodes.ts `withLazyBody`), and
  * the pack stage takes its key and body as they are (compiler/emit/packed-node.ts).
  *
  * A file is a u32 (LE) header length, a msgpack header, then the entries end to end.
@@ -12,7 +12,9 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Packr } from 'msgpackr';
-import { defineLazy, lightNode, newPackr, withLazyBody } from '../../formats/bundle/codec.js';
+import { defineLazy } from '../../formats/lazy.js';
+import { lightNode, withLazyBody } from '../../formats/bundle/nodes.js';
+import { newPackr } from '../../formats/msgpack.js';
 import type { DocumentRecord, RawLink } from '../kinds/extract.js';
 import { writeAtomicParts, writeIfChanged } from './atomic.js';
 import { packedNode, rememberPackedNode } from './packed-node.js';

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Packr } from 'msgpackr';
-import type { Bundle } from '../../formats/bundle/bundle.js';
+import type { Bundle } from '../../formats/bundle/types.js';
 import { KINDS, LAYERS, type GraphNode } from '../../model/graph.js';
 import { bytesToU16, bytesToU32 } from '../../formats/bytes.js';
 import { exactKeys, keyTable, type SerializedTextIndex } from '../../runtime/search/bm25f.js';

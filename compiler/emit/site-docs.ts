@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Bundle } from '../../formats/bundle/bundle.js';
+import type { Bundle } from '../../formats/bundle/types.js';
 import type { GraphNode } from '../../model/graph.js';
 import { DOCS_FILE, DOCS_FORMAT, DOCS_POINTER_FILE, docBucket, IDS_PER_BUCKET, type DocBucket, type DocPiece, type DocsPointer } from '../../site/src/doc-format.js';
 import { LinkResolver } from '../graph/resolve.js';

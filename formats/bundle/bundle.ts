@@ -2,70 +2,91 @@
  * The bundle: one msgpack document between the compiler and every runtime (library, server, browser).
  * Same input ⇒ same bytes: the packer sorts every array and object key before encoding.
  *
- * `Bundle` is the in-memory shape queries use; the bytes hold a compact encoding of it
- * (formats/bundle/codec.ts, docs/bundle-format.md): columnar edges, per-node body blobs decoded on
- * first access, no duplicated text. `encodeBundle`/`decodeBundle` convert between the two.
+ * `Bundle` (./types.ts) is the in-memory shape queries use; the bytes hold a compact encoding of it
+ * (docs/bundle-format.md), one module per part: nodes (./nodes.ts: light maps plus per-node body
+ * blobs decoded on first access, no duplicated text), edges (./edges.ts: columns, `outgoing` /
+ * `incoming` derived at load), chunks (./chunks.ts: columns hydrated on first access).
+ * `encodeBundle`/`decodeBundle` convert between the two.
+ *
+ * Pure data in, pure data out; isomorphic (no Node-only types). Equal input ⇒ equal bytes.
  */
-import { fromEncoded, newPackr, toEncoded, type BundleContent, type EncodeOptions, type EncodedBundle, type HydrateOptions } from './codec.js';
 import { createError, isKddError } from '../../model/errors.js';
-import type { DanglingLink, GraphEdge, GraphNode, IndexManifest, LayerViolation } from '../../model/graph.js';
-import type { QuantizedVectors } from '../../runtime/vectors.js';
+import { defineLazy } from '../lazy.js';
+import { newPackr } from '../msgpack.js';
+import { decodeChunks, encodeChunks, type EncodedChunks } from './chunks.js';
+import { decodeEdges, encodeEdges, type EncodedEdges } from './edges.js';
+import { decodeNodes, encodeNodes, type EncodedNodes } from './nodes.js';
+import { BUNDLE_FORMAT_VERSION, type Bundle, type BundleChunk } from './types.js';
 
-/** Bumped on any incompatible change; `decodeBundle` refuses other versions. */
-export const BUNDLE_FORMAT_VERSION = 2;
-
-export interface Bundle {
-  /** Always BUNDLE_FORMAT_VERSION for bundles this code writes. */
+/** The encoded form of a {@link Bundle}: what is actually msgpack-packed. */
+export interface EncodedBundle {
   format: number;
-  /** IndexManifest of the index the bundle was packed from (`sources` included). */
-  manifest: IndexManifest;
-  /** Every node, sorted by id. Node index = position in this array. */
-  nodes: GraphNode[];
-  /** Every edge, sorted by (from_node, to_node, edge_type). Edge index = position. */
-  edges: GraphEdge[];
-  /** `outgoing[i]` = indices of edges whose `from_node` is node i (ascending). */
-  outgoing: number[][];
-  /** `incoming[i]` = indices of edges whose `to_node` is node i (ascending). */
-  incoming: number[][];
-  /** Precomputed QRY-006 answer (BR-LAYER-001), sorted like edges. */
-  layer_violations: LayerViolation[];
-  /** Unresolved wiki-links, sorted by (from_node, target). */
-  dangling: DanglingLink[];
-  /** Serialized full-text index (runtime/search), restored without re-tokenising. */
+  manifest: unknown;
+  nodes: EncodedNodes;
+  edges: EncodedEdges;
+  layer_violations: unknown;
+  dangling: unknown;
   search: unknown;
-  // chunk_search: issue #10
-  /** Chunk-level term index for lexical chunk retrieval (runtime/search/chunk-index.ts); absent in older bundles. */
-  chunk_search?: unknown;
-  /** Paragraph-level chunks of every node (BR-EMBEDDING-001 chunking), sorted by (node, position). */
-  chunks: BundleChunk[];
-  /** L2 only: one int8 vector per embeddable chunk; null at L1. */
-  vectors: BundleVectors | null;
+  chunk_search?: unknown; // chunk_search: issue #10
+  chunks: EncodedChunks;
+  vectors: unknown;
 }
 
-/**
- * A chunk points into its node's section text instead of copying it:
- * `nodes[node].sections[section].text.slice(start, end)` is the chunk's text, exactly as stored.
- */
-export interface BundleChunk {
-  /** Stable id: `${node_id}#${section_path}:${index in section}`, equal across rebuilds of the same content. */
-  id: string;
-  node: number;
-  /** Zero-based order of the chunk in its document. */
-  position: number;
-  section: number;
-  start: number;
-  end: number;
-  /** Whether BR-EMBEDDING-001 embeds it (only those have vectors). */
-  embeddable: boolean;
+/** What is encoded: `outgoing` / `incoming` are derived from the edges at load, never stored. */
+export type BundleContent = Omit<Bundle, 'outgoing' | 'incoming'>;
+
+export interface EncodeOptions {
+  /** Node i's body blob already encoded ({@link encodeNodeBody} of node i), to skip re-encoding it. */
+  bodies?: readonly Uint8Array[];
+  /** The edges already encoded ({@link encodeEdges} of the bundle's edges and nodes). */
+  edges?: EncodedEdges;
 }
 
-export interface BundleVectors {
-  /** Embedder id (model + dtype) the vectors come from; queries must embed with the same one. */
-  model: string;
-  dimensions: number;
-  /** Row i of `quantized` is the vector of `chunks[rows[i]]` (ascending). */
-  rows: number[];
-  quantized: QuantizedVectors;
+export function toEncoded(bundle: BundleContent, options: EncodeOptions = {}): EncodedBundle {
+  const nodes = bundle.nodes ?? [];
+  const packr = newPackr();
+  return {
+    format: bundle.format,
+    manifest: bundle.manifest ?? null,
+    nodes: encodeNodes(nodes, packr, options.bodies),
+    edges: options.edges ?? encodeEdges(bundle.edges ?? [], nodes),
+    layer_violations: bundle.layer_violations ?? [],
+    dangling: bundle.dangling ?? [],
+    search: bundle.search ?? null,
+    // Absent stays absent (older in-memory bundles), so decode(encode(b)) deep-equals b.
+    ...(bundle.chunk_search !== undefined ? { chunk_search: bundle.chunk_search } : {}), // chunk_search: issue #10
+    chunks: encodeChunks(bundle.chunks ?? [], nodes),
+    vectors: bundle.vectors ?? null,
+  };
+}
+
+export interface HydrateOptions {
+  /** Decode every node body now instead of on first access (default: lazy). */
+  lazy?: boolean;
+}
+
+export function fromEncoded(encoded: EncodedBundle, options: HydrateOptions = {}): Bundle {
+  const lazy = options.lazy ?? true;
+  const nodes = decodeNodes(encoded.nodes, lazy);
+  const { edges, outgoing, incoming } = decodeEdges(encoded.edges, nodes);
+  const chunks = decodeChunks(encoded.chunks, nodes);
+  const bundle: Bundle = {
+    format: encoded.format,
+    manifest: encoded.manifest as Bundle['manifest'],
+    nodes,
+    edges,
+    outgoing,
+    incoming,
+    layer_violations: encoded.layer_violations as Bundle['layer_violations'],
+    dangling: encoded.dangling as Bundle['dangling'],
+    search: encoded.search,
+    ...('chunk_search' in encoded ? { chunk_search: encoded.chunk_search } : {}), // chunk_search: issue #10
+    chunks: null as unknown as BundleChunk[],
+    vectors: encoded.vectors as Bundle['vectors'],
+  };
+  defineLazy(bundle, 'chunks', chunks);
+  if (!lazy) void bundle.chunks;
+  return bundle;
 }
 
 /** In-memory bundle → bytes (format 2). Expects the packer's canonical input (sorted keys and arrays). */
@@ -117,21 +138,4 @@ export function decodeBundle(bytes: Uint8Array, options: DecodeOptions = {}): Bu
     if (isKddError(error)) throw error;
     throw createError('INDEX_UNAVAILABLE', { reason: `bundle is corrupt (${(error as Error).message})` }, { cause: error });
   }
-}
-
-/** Name of the pointer file next to the bundles. */
-export const POINTER_FILE = 'kdd.json';
-
-/** `kdd.json`: where the current bundle is and what it holds. Readers follow it; writers write it last. */
-export interface BundlePointer {
-  format: number;
-  /** File name of the bundle, relative to the pointer: `kdd-<sha256:12>.msgpack`. */
-  bundle: string;
-  hash: string;
-  bytes: number;
-  index_level: IndexManifest['index_level'];
-  structure: IndexManifest['structure'];
-  stats: IndexManifest['stats'];
-  /** Digest of the index the bundle was packed from (`kdd build`): a build whose index differs packs again. */
-  index_digest?: string;
 }

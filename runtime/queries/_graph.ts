@@ -1,7 +1,7 @@
 /**
  * Graph helpers shared by the queries (internal: not re-exported from the package).
  */
-import type { Bundle } from '../../formats/bundle/bundle.js';
+import type { Bundle } from '../../formats/bundle/types.js';
 import { isAgentEdge, isImplicitEdgeType } from '../../model/enrichment.js';
 import { createError } from '../../model/errors.js';
 import type { KddIndex } from '../kdd-index.js';

@@ -18,7 +18,7 @@
  * Pure and synchronous: the one wall-clock value, `metadata.timestamp`, comes from `env.now`;
  * `query_time_ms` is measured with the monotonic `performance.now()` (or `env.timer`).
  */
-import type { Bundle } from '../../formats/bundle/bundle.js';
+import type { Bundle } from '../../formats/bundle/types.js';
 import { createError, warning, type KddWarning } from '../../model/errors.js';
 import type { KddIndex } from '../kdd-index.js';
 import type { GraphNode } from '../../model/graph.js';

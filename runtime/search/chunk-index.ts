@@ -12,7 +12,7 @@
  *
  * Measured on the 10k generated corpus (71,574 chunks): 2.1 M postings, ~5 MB in the bundle.
  */
-import type { BundleChunk } from '../../formats/bundle/bundle.js';
+import type { BundleChunk } from '../../formats/bundle/types.js';
 import type { GraphNode } from '../../model/graph.js';
 import { bytesToU32, u32ToBytes } from '../../formats/bytes.js';
 import { countingSortPostings } from './_postings.js';

@@ -4,7 +4,8 @@
  * and `incoming` hold ascending edge indices) and a real text-index payload.
  */
 import { kindSpec } from '../../model/kinds.js';
-import { BUNDLE_FORMAT_VERSION, encodeBundle, type Bundle } from '../../formats/bundle/bundle.js';
+import { encodeBundle } from '../../formats/bundle/bundle.js';
+import { BUNDLE_FORMAT_VERSION, type Bundle } from '../../formats/bundle/types.js';
 import type { KddIndex } from '../../runtime/kdd-index.js';
 import { LAYERS, type DanglingLink, type GraphEdge, type GraphNode, type Kind, type Layer, type LayerViolation } from '../../model/graph.js';
 import { buildTextIndex, restoreTextIndex } from '../../runtime/search/index.js';

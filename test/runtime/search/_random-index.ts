@@ -1,6 +1,6 @@
 /** fast-check arbitrary: small random indexes with real text sections, layers and flagged edges. */
 import fc from 'fast-check';
-import type { Bundle } from '../../../formats/bundle/bundle.js';
+import type { Bundle } from '../../../formats/bundle/types.js';
 import type { KddIndex } from '../../../runtime/kdd-index.js';
 import type { GraphEdge, GraphNode, Kind, Layer } from '../../../model/graph.js';
 import { buildTextIndex, restoreTextIndex } from '../../../runtime/search/index.js';
