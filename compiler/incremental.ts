@@ -14,15 +14,15 @@ import { INDEX_FORMAT_VERSION, indexedEvents, makeManifest, report, sortWarnings
 import { chunkNode } from './embed/chunk.js';
 import { semanticStage, type SemanticResult } from './embed/semantic.js';
 import { warning, type BuildWarning } from './diagnostics.js';
-import { forEachLimited, isTempFile, writeAtomic, writeIfChanged, writeManyIfChanged } from './emit/atomic.js';
+import { forEachLimited, isTempFile, writeAtomic, writeIfChanged, writeManyIfChanged } from './atomic.js';
 import { canonical, stableJson } from '../formats/canonical.js';
-import { readPointer, writeDist, type BundlePointer } from './emit/dist.js';
+import { readPointer, writeDist, type BundlePointer } from './pack/dist.js';
 import { edgesJsonl, nodeFilePath, nodeFileText, patchEdgesJsonl, writeIndexDir, type IndexDirWrite } from './emit/index-dir.js';
-import { bundleHash, packBundle } from './emit/pack.js';
+import { bundleHash, packBundle } from './pack/pack.js';
 import { parseManifest, readIndexDir, readNodeFiles, type OnCorrupt } from './emit/read-index-dir.js';
-import { codeFingerprint } from './emit/code-fingerprint.js';
-import { packCachePath, readPackMemo, writePackMemo } from './emit/pack-cache.js';
-import { CACHE_DIR, readRecordCache, recordCachePath, restoreGraph, writeRecordCache, type ArtifactStamp, type CachedGraph } from './emit/record-cache.js';
+import { codeFingerprint } from './cache/code-fingerprint.js';
+import { packMemoPath, readPackMemo, writePackMemo } from './cache/pack-memo.js';
+import { CACHE_DIR, readRecordCache, recordCachePath, restoreGraph, writeRecordCache, type ArtifactStamp, type CachedGraph } from './cache/record-cache.js';
 import { readTombstones, writeTombstones, sortTombstones, type IndexContent, type Tombstone } from './emit/tombstones.js';
 import { now, type DomainEvent } from './events.js';
 import { faultPoint } from './fault.js';
@@ -43,7 +43,7 @@ export interface IndexBuildOptions extends BuildOptions {
   /** Default `auto`. `incremental` behaves like `auto` (UC-002 FA-1: no index ⇒ full build). */
   mode?: BuildMode;
   /**
-   * Record cache file (compiler/emit/record-cache.ts), or false to neither read nor write one.
+   * Record cache file (compiler/cache/record-cache.ts), or false to neither read nor write one.
    * Default: `recordCachePath(indexDir)`, in the index's git-ignored `.cache/` folder.
    */
   recordCache?: string | false;
@@ -121,7 +121,7 @@ interface Previous {
   warnings: BuildWarning[];
 }
 
-/** What the record cache adds to the previous index (compiler/emit/record-cache.ts). */
+/** What the record cache adds to the previous index (compiler/cache/record-cache.ts). */
 export interface PreviousCache {
   /** Stamps of the specs the previous index was built from. */
   stamps?: ReadonlyMap<string, SourceStamp>;
@@ -159,8 +159,8 @@ export async function buildIndex(options: IndexBuildOptions): Promise<IndexBuild
   // A kept version whose git time moved leaves the node files as they are (docs/decisions/index-times.md)
   // but changes the digest, so the bundle is packed again with the new time.
   const kept = reuse && written.written.length === 0 && written.removed.length === 0 && !result.timesMoved ? await currentPointer(outDir, digest, checked) : null;
-  // Pack cache (compiler/emit/pack-cache.ts): per-node pack products, next to the record cache.
-  const packFile = cacheFile === false ? null : packCachePath(indexDir);
+  // Pack cache (compiler/cache/pack-memo.ts): per-node pack products, next to the record cache.
+  const packFile = cacheFile === false ? null : packMemoPath(indexDir);
   const memo = kept === null && packFile ? await readPackMemo(packFile) : undefined;
   if (!kept) faultPoint('pack');
   const packed = kept ? null : packBundle({ ...result.graph, manifest: result.manifest, vectors: semantic.vectors }, { memo });

@@ -13,10 +13,10 @@
  * the source of truth; the bundle bytes never depend on them):
  * - an input folder's record cache (`.kdd-index/.cache/records`, written by its build) replaces
  *   reading its node files when it belongs to the folder's current `manifest.json` (compiler/sync.ts);
- * - the merge's pack memo (`<cacheDir>/merge-pack`, compiler/emit/pack-cache.ts; `cacheDir` defaults
+ * - the merge's pack memo (`<cacheDir>/merge-pack`, compiler/cache/pack-memo.ts; `cacheDir` defaults
  *   to `<outDir>/.cache`) holds each packed node's tokens and chunks by content, so only nodes no
  *   earlier merge packed are tokenised and chunked;
- * - for git inputs, the blob cache (`<cacheDir>/git-blobs`, compiler/emit/blob-cache.ts) holds the
+ * - for git inputs, the blob cache (`<cacheDir>/git-blobs`, compiler/cache/blob-cache.ts) holds the
  *   record of every node file by blob id, so only the node files a push changed are read from git.
  * The cache folder carries a `.gitignore` (`*`), and `kdd serve` never serves dot-paths, so it stays
  * private to the machine that merges.
@@ -29,13 +29,13 @@ import type { IndexManifest } from '../model/graph.js';
 import { decodeShard, VectorCache } from './embed/cache.js';
 import { modelSlug, parseEmbedderId } from './embed/embedder.js';
 import { semanticStage, type SemanticResult } from './embed/semantic.js';
-import { writeDist, type BundlePointer } from './emit/dist.js';
+import { writeDist, type BundlePointer } from './pack/dist.js';
 import { writeIndexDir } from './emit/index-dir.js';
-import { openBlobCache, type BlobCache } from './emit/blob-cache.js';
-import { packBundle } from './emit/pack.js';
-import { readPackMemo, writePackMemo, type PackMemo } from './emit/pack-cache.js';
-import { worthRewriting } from './emit/rewrite-policy.js';
-import { CACHE_DIR, recordCachePath, writeRecordCache } from './emit/record-cache.js';
+import { openBlobCache, type BlobCache } from './cache/blob-cache.js';
+import { packBundle } from './pack/pack.js';
+import { readPackMemo, writePackMemo, type PackMemo } from './cache/pack-memo.js';
+import { worthRewriting } from './cache/rewrite-policy.js';
+import { CACHE_DIR, recordCachePath, writeRecordCache } from './cache/record-cache.js';
 import { stableJson } from '../formats/canonical.js';
 import { writeTombstones } from './emit/tombstones.js';
 import { manifestId, mergeIndexes, type ConflictStrategy, type MergeReport, type MergeResult, type MergeSource } from './merge.js';

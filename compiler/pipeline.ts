@@ -5,7 +5,7 @@
  */
 import type { IndexManifest } from '../model/graph.js';
 import type { BuildWarning } from './diagnostics.js';
-import type { BundlePointer } from './emit/dist.js';
+import type { BundlePointer } from './pack/dist.js';
 import type { SemanticOptions } from './embed/semantic.js';
 import { now, type DomainEvent } from './events.js';
 import type { GitFacts } from './git.js';

@@ -3,7 +3,7 @@
  * `.msgpack` file or a `dist/` folder with `kdd.json`), or a `.kdd-index/` committed on a git ref,
  * read with `git ls-tree` + `git cat-file --batch` without checking anything out.
  *
- * A folder whose record cache (`.cache/records`, compiler/emit/record-cache.ts) was written with its
+ * A folder whose record cache (`.cache/records`, compiler/cache/record-cache.ts) was written with its
  * current `manifest.json` is read from that one file instead of its node files: same records, and
  * their canonical form, content key and bundle body come with them, so the pack stage neither
  * canonicalises nor re-encodes them. Any other cache (missing, stale, corrupt) is ignored.
@@ -14,10 +14,10 @@ import { join, posix } from 'node:path';
 import { promisify } from 'node:util';
 import { decodeBundle } from '../formats/bundle/bundle.js';
 import { createError } from '../model/errors.js';
-import { POINTER_FILE, readPointer } from './emit/dist.js';
-import type { BlobCache } from './emit/blob-cache.js';
+import { POINTER_FILE, readPointer } from './pack/dist.js';
+import type { BlobCache } from './cache/blob-cache.js';
 import { parseManifest, parseNodeFile, readIndexDir } from './emit/read-index-dir.js';
-import { readRecordCache, recordCachePath } from './emit/record-cache.js';
+import { readRecordCache, recordCachePath } from './cache/record-cache.js';
 import { parseTombstones, readTombstones, TOMBSTONES_FILE, type IndexContent } from './emit/tombstones.js';
 import { compare } from './graph/link.js';
 import type { DocumentRecord } from './kinds/extract.js';
@@ -60,7 +60,7 @@ export async function readIndexForMerge(dir: string): Promise<IndexContent & { c
 
 /**
  * `.kdd-index/` as committed on `ref` (a branch, tag or commit) in the repository at `repo`.
- * `indexPath` is relative to the repository root. With `blobs` (compiler/emit/blob-cache.ts), node
+ * `indexPath` is relative to the repository root. With `blobs` (compiler/cache/blob-cache.ts), node
  * files whose blob the cache holds are not read from git nor parsed again, and the others are added.
  */
 export async function readIndexFromGit(repo: string, ref: string, indexPath = '.kdd-index', blobs?: BlobCache): Promise<MergeSource> {

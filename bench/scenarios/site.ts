@@ -100,8 +100,8 @@ export default scenario;
 async function prepareDist(work: string, corpus: Corpus, bytes: Uint8Array, app: string): Promise<string> {
   const dist = join(work, `dist-${corpus.documents}`);
   await mkdir(dist, { recursive: true });
-  const { bundleHash } = await import('../../compiler/emit/pack.js');
-  const { writeDist } = await import('../../compiler/emit/dist.js');
+  const { bundleHash } = await import('../../compiler/pack/pack.js');
+  const { writeDist } = await import('../../compiler/pack/dist.js');
   const { writeSite } = await import('../../library/site.js');
   const hash = bundleHash(bytes);
   await writeDist(dist, { bytes, hash, fileName: `kdd-${hash}.msgpack` }, decodeBundle(bytes).manifest);

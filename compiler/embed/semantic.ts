@@ -5,7 +5,7 @@
  */
 import type { IndexManifest } from '../../model/graph.js';
 import { warning, type BuildWarning } from '../diagnostics.js';
-import type { PackVectors } from '../emit/pack.js';
+import type { PackVectors } from '../pack/pack.js';
 import type { Graph } from '../graph/link.js';
 import { DEFAULT_DTYPE, DEFAULT_MODEL, type Embedder, type ModelDtype } from './embedder.js';
 import { listModels } from './pull.js';

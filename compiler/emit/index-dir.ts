@@ -9,7 +9,7 @@ import type { GraphEdge, IndexManifest } from '../../model/graph.js';
 import type { DocumentRecord } from '../kinds/extract.js';
 import type { Graph } from '../graph/link.js';
 import { canonical, stableJson } from '../../formats/canonical.js';
-import { forEachLimited, writeManyIfChanged } from './atomic.js';
+import { forEachLimited, writeManyIfChanged } from '../atomic.js';
 
 export interface IndexDirWrite {
   written: string[];

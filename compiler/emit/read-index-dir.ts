@@ -12,7 +12,7 @@ import { join, relative, sep } from 'node:path';
 import { createError } from '../../model/errors.js';
 import type { GraphNode, IndexManifest } from '../../model/graph.js';
 import type { DocumentRecord, RawLink } from '../kinds/extract.js';
-import { forEachLimited } from './atomic.js';
+import { forEachLimited } from '../atomic.js';
 import { rememberNodeFileText } from './index-dir.js';
 
 export interface IndexDirContent {

@@ -29,7 +29,7 @@ import {
   type SitePointer,
   type TermShard,
 } from '../../site/src/format.js';
-import { writeAtomic } from './atomic.js';
+import { writeAtomic } from '../atomic.js';
 
 /** Encoded posting bytes per term shard before a new one starts (a bigger term gets its own). */
 const TERM_SHARD_BYTES = 16 * 1024;

@@ -15,7 +15,7 @@ import { DOCS_FILE, DOCS_FORMAT, DOCS_POINTER_FILE, docBucket, IDS_PER_BUCKET, t
 import { LinkResolver } from '../graph/resolve.js';
 import { parseFrontMatter } from '../parse/front-matter.js';
 import { renderFeature, renderFrontMatter, renderMarkdown, type RenderContext } from '../render/spec-html.js';
-import { writeAtomic } from './atomic.js';
+import { writeAtomic } from '../atomic.js';
 
 export interface SiteDocs {
   pointer: DocsPointer;

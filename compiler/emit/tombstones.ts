@@ -6,7 +6,7 @@
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { compare } from '../graph/link.js';
-import { writeIfChanged } from './atomic.js';
+import { writeIfChanged } from '../atomic.js';
 import { canonical } from '../../formats/canonical.js';
 import { createError } from '../../model/errors.js';
 import { readIndexDir, type IndexDirContent, type OnCorrupt } from './read-index-dir.js';

@@ -46,7 +46,7 @@ const NF = FIELDS.length;
 /**
  * Tokenised text of one node, independent of its position: `lens` = tokens per field (FIELDS order,
  * ≤ 0xffff), `terms` = flat `[term id, field << 12 | min(tf, 0xfff)]` pairs (fields ascending), ids into
- * the {@link TermIds} it was tokenised with. What the pack cache keeps per node (compiler/emit/pack-cache.ts).
+ * the {@link TermIds} it was tokenised with. What the pack cache keeps per node (compiler/cache/pack-memo.ts).
  */
 export interface NodeTerms {
   lens: ArrayLike<number>;

@@ -63,7 +63,7 @@ export function chunkTermFrequencies(chunk: BundleChunk, node: GraphNode): Map<s
 
 /**
  * {@link chunkTermFrequencies} as flat `[term id, tf]` pairs appended to `out`, ids from `vocab`
- * (position-independent: what the pack cache keeps per chunk, compiler/emit/pack-cache.ts).
+ * (position-independent: what the pack cache keeps per chunk, compiler/cache/pack-memo.ts).
  */
 export function chunkTermIds(chunk: Pick<BundleChunk, 'section' | 'start' | 'end'>, node: GraphNode, vocab: { id(term: string): number }, out: number[] = []): number[] {
   for (const [term, tf] of chunkTermFrequencies(chunk as BundleChunk, node)) out.push(vocab.id(term), tf);

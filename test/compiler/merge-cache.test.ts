@@ -8,10 +8,10 @@ import { existsSync } from 'node:fs';
 import { appendFile, cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CACHE_DIR, readRecordCache, recordCachePath } from '../../compiler/emit/record-cache.js';
+import { CACHE_DIR, readRecordCache, recordCachePath } from '../../compiler/cache/record-cache.js';
 import { buildIndex } from '../../compiler/incremental.js';
 import { BLOB_CACHE_FILE, MERGE_MEMO_FILE, mergeAndWrite, type MergeWriteOptions } from '../../compiler/merge-write.js';
-import { worthRewriting } from '../../compiler/emit/rewrite-policy.js';
+import { worthRewriting } from '../../compiler/cache/rewrite-policy.js';
 import { readIndexForMerge } from '../../compiler/sync.js';
 import { removeTree, tempTree } from '../helpers/temp-tree.js';
 

@@ -7,7 +7,7 @@ import { build } from '../../compiler/build.js';
 import { canonical } from '../../formats/canonical.js';
 import { nodeFileText } from '../../compiler/emit/index-dir.js';
 import { readIndexDir } from '../../compiler/emit/read-index-dir.js';
-import { readRecordCache, restoreGraph } from '../../compiler/emit/record-cache.js';
+import { readRecordCache, restoreGraph } from '../../compiler/cache/record-cache.js';
 import { linkRecords } from '../../compiler/graph/link.js';
 import { buildIndex } from '../../compiler/incremental.js';
 import { removeTree, tempTree } from '../helpers/temp-tree.js';

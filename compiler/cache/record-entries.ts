@@ -1,11 +1,11 @@
 /**
- * How the compiler's caches keep a record (compiler/emit/record-cache.ts, compiler/emit/blob-cache.ts)
+ * How the compiler's caches keep a record (compiler/cache/record-cache.ts, compiler/cache/blob-cache.ts)
  * and frame their files.
  *
  * A record is three byte strings: its light part (the node without `sections` / `indexed_fields`,
  * plus its content key), its raw links, and its node body exactly as the bundle stores it. A record
  * loaded from them decodes its text on first access (formats/bundle/nodes.ts `withLazyBody`), and
- * the pack stage takes its key and body as they are (compiler/emit/packed-node.ts).
+ * the pack stage takes its key and body as they are (compiler/cache/packed-node.ts).
  *
  * A file is a u32 (LE) header length, a msgpack header, then the entries end to end.
  */
@@ -16,7 +16,7 @@ import { defineLazy } from '../../formats/lazy.js';
 import { lightNode, withLazyBody } from '../../formats/bundle/nodes.js';
 import { newPackr } from '../../formats/msgpack.js';
 import type { DocumentRecord, RawLink } from '../kinds/extract.js';
-import { writeAtomicParts, writeIfChanged } from './atomic.js';
+import { writeAtomicParts, writeIfChanged } from '../atomic.js';
 import { packedNode, rememberPackedNode } from './packed-node.js';
 
 export interface StoredRecord {

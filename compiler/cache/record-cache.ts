@@ -7,18 +7,18 @@
  * - a record is stored as its light part (node without `sections` / `indexed_fields`, content key),
  *   its raw links and its node body exactly as the bundle stores it. Reading decodes the light part
  *   only; links and text decode on first access (formats/bundle/nodes.ts `withLazyBody`), and the
- *   pack stage takes the key and body as they are (compiler/emit/packed-node.ts). An edit to one
+ *   pack stage takes the key and body as they are (compiler/cache/packed-node.ts). An edit to one
  *   spec of 10k never decodes the other 9,999 texts.
  * - the three parts of a record read from the cache are remembered as bytes and written back verbatim.
  * - the graph the records linked to (edges in the bundle's column encoding, dangling links, layer
  *   violations, link warnings) rides along: when no record's link input changed, the next build
  *   takes it from here instead of linking again (compiler/incremental.ts).
  *
- * Layout (compiler/emit/record-entries.ts): u32 (LE) header length, msgpack header, then per record
+ * Layout (compiler/cache/record-entries.ts): u32 (LE) header length, msgpack header, then per record
  * its light part, links and body.
  *
  * Never the source of truth: it is keyed by the SHA-256 of the `manifest.json` it was written
- * with and by the code that wrote it (compiler/emit/code-fingerprint.ts), and a missing, unreadable
+ * with and by the code that wrote it (compiler/cache/code-fingerprint.ts), and a missing, unreadable
  * or stale cache is ignored (the build reads `.kdd-index/`).
  * It lives in `.kdd-index/.cache/`, which carries its own `.gitignore` (`*`): never committed,
  * and gone with the index folder, so temporary index folders leave nothing behind.
@@ -66,7 +66,7 @@ export interface ArtifactStamp {
 
 interface Header {
   format: string;
-  /** compiler/emit/code-fingerprint.ts: bodies, keys and the graph were made by this code. */
+  /** compiler/cache/code-fingerprint.ts: bodies, keys and the graph were made by this code. */
   code: string;
   /** SHA-256 of the `manifest.json` text the records belong to. */
   manifest: string;
@@ -77,7 +77,7 @@ interface Header {
   /** Per record: byte length of its light part, of its links, then of its body. */
   lengths: number[];
   graph: CachedGraph | null;
-  /** compiler/emit/checksum.ts of every byte after the header. */
+  /** compiler/cache/checksum.ts of every byte after the header. */
   crc: number;
 }
 

@@ -12,8 +12,9 @@ import type { QuantizedVectors } from '../../formats/bundle/vectors.js';
 import { withEnrichmentSections } from '../enrich/edges.js';
 import type { Graph } from '../graph/link.js';
 import { canonical } from '../../formats/canonical.js';
-import { computeNodePack, memoNodePack, type NodePack, type PackMemo } from './pack-cache.js';
-import { packedEdges, packedNode } from './packed-node.js';
+import { memoNodePack, type NodePack, type PackMemo } from '../cache/pack-memo.js';
+import { computeNodePack } from './node-pack.js';
+import { packedEdges, packedNode } from '../cache/packed-node.js';
 
 export interface PackedBundle {
   bytes: Uint8Array;
@@ -35,7 +36,7 @@ export type PackInput = Pick<Graph, 'nodes' | 'edges' | 'dangling' | 'layer_viol
 
 export interface PackOptions {
   /**
-   * Per-node pack products from earlier packs (compiler/emit/pack-cache.ts): nodes whose content
+   * Per-node pack products from earlier packs (compiler/cache/pack-memo.ts): nodes whose content
    * it holds are not tokenised or chunked again, new ones are added. The bytes do not depend on it.
    */
   memo?: PackMemo;
@@ -50,7 +51,7 @@ export function packBundle(input: PackInput, options: PackOptions = {}): PackedB
   if (memo) memo.used.clear();
   const vocab = memo?.vocab ?? new TermIds();
   const counter = new TermCounter();
-  const packs = packed.map((p) => (memo ? memoNodePack(memo, p.key, p.node, counter) : computeNodePack(p.node, vocab, counter)));
+  const packs = packed.map((p) => (memo ? memoNodePack(memo, p.key, () => computeNodePack(p.node, memo.vocab, counter)) : computeNodePack(p.node, vocab, counter)));
   const { chunks, chunkTerms } = bundleChunks(packs);
   const bundle: BundleContent = {
     format: BUNDLE_FORMAT_VERSION,

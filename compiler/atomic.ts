@@ -4,7 +4,7 @@
  */
 import { mkdir, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { faultPoint } from '../fault.js';
+import { faultPoint } from './fault.js';
 
 /**
  * Files in flight at once in the batch writers: enough to keep libuv's thread pool busy and hide

@@ -7,7 +7,7 @@ import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BUNDLE_FORMAT_VERSION, POINTER_FILE, type BundlePointer } from '../../formats/bundle/types.js';
 import type { IndexManifest } from '../../model/graph.js';
-import { isTempFile, writeAtomic } from './atomic.js';
+import { isTempFile, writeAtomic } from '../atomic.js';
 import type { PackedBundle } from './pack.js';
 
 export { POINTER_FILE, type BundlePointer };

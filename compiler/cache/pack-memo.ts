@@ -1,6 +1,6 @@
 /**
  * Pack cache: the per-node products of the pack stage, so a one-document edit re-tokenises and
- * re-chunks one node instead of all of them (compiler/emit/pack.ts `packBundle(input, { memo })`).
+ * re-chunks one node instead of all of them (compiler/pack/pack.ts `packBundle(input, { memo })`).
  *
  * Per node, keyed by the SHA-256 of the node's canonical JSON as packed (enrichment section
  * included), so an entry is valid for any tree and any position of the node:
@@ -14,18 +14,15 @@
  * On disk: one file `.kdd-index/.cache/pack` (git-ignored folder, see record-cache.ts), read once
  * per build and rewritten atomically with the entries the last pack used; entries read from it are
  * copied back byte for byte. Never the source of truth: a missing, unreadable or foreign file
- * (format, or written by other code: compiler/emit/code-fingerprint.ts) is ignored.
+ * (format, or written by other code: compiler/cache/code-fingerprint.ts) is ignored.
  */
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { newPackr } from '../../formats/msgpack.js';
-import type { GraphNode } from '../../model/graph.js';
-import { TermIds, TermCounter, exactKeys, nodeTerms, type NodeTerms } from '../../runtime/search/bm25f.js';
-import { chunkTermIds } from '../../runtime/search/chunk-index.js';
+import { TermIds, type NodeTerms } from '../../runtime/search/bm25f.js';
 import { rememberTermOrder, termOrder } from '../../runtime/search/_postings.js';
 import { bytesToU32, u32ToBytes } from '../../formats/bytes.js';
-import { chunkAll } from '../embed/chunk.js';
-import { writeAtomicParts, writeIfChanged } from './atomic.js';
+import { writeAtomicParts, writeIfChanged } from '../atomic.js';
 import { checksum } from './checksum.js';
 import { codeFingerprint } from './code-fingerprint.js';
 import { worthRewriting } from './rewrite-policy.js';
@@ -61,30 +58,18 @@ export function createPackMemo(): PackMemo {
   return { vocab: new TermIds(), entries: new Map(), used: new Set(), added: 0, stored: 0 };
 }
 
-export function packCachePath(indexDir: string): string {
+export function packMemoPath(indexDir: string): string {
   return join(indexDir, CACHE_DIR, 'pack');
 }
 
-/** Computes a node's products; new terms go into `vocab`. */
-export function computeNodePack(node: GraphNode, vocab: TermIds, counter?: TermCounter): NodePack {
-  const text = nodeTerms(node, vocab, counter);
-  const chunkIds: string[] = [];
-  const chunkRows: number[] = [];
-  const pairs: number[] = [];
-  const chunkEnds: number[] = [];
-  for (const chunk of chunkAll(node)) {
-    chunkIds.push(chunk.chunk_id);
-    chunkRows.push(chunk.position, chunk.section_index, chunk.start, chunk.end, chunk.embeddable ? 1 : 0);
-    chunkTermIds({ section: chunk.section_index, start: chunk.start, end: chunk.end }, node, vocab, pairs);
-    chunkEnds.push(pairs.length);
-  }
-  return { lens: Array.from(text.lens), terms: Uint32Array.from(text.terms), keys: exactKeys(node), chunkIds, chunkRows, chunkTerms: Uint32Array.from(pairs), chunkEnds };
-}
-
-/** The products of the node with content key `key` (compiler/emit/packed-node.ts), computed and stored when missing; marks the entry used. */
-export function memoNodePack(memo: PackMemo, key: string, node: GraphNode, counter?: TermCounter): NodePack {
+/**
+ * The products of the node with content key `key` (compiler/cache/packed-node.ts), computed by
+ * `compute` and stored when missing; marks the entry used. The pack stage supplies `compute`
+ * (compiler/pack/node-pack.ts), so the memo depends on no stage.
+ */
+export function memoNodePack(memo: PackMemo, key: string, compute: () => NodePack): NodePack {
   let pack = memo.entries.get(key);
-  if (!pack) memo.entries.set(key, (pack = computeNodePack(node, memo.vocab, counter))), memo.added++;
+  if (!pack) memo.entries.set(key, (pack = compute())), memo.added++;
   memo.used.add(key);
   return pack;
 }
@@ -102,7 +87,7 @@ interface Header {
   order?: Uint8Array;
   /** Per entry: byte length of its light part (unpadded), then of its term ids. */
   lengths: number[];
-  /** compiler/emit/checksum.ts of the entries (every byte after the padded header). */
+  /** compiler/cache/checksum.ts of the entries (every byte after the padded header). */
   crc: number;
 }
 

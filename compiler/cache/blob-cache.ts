@@ -4,11 +4,11 @@
  * entry is valid for any ref, path or repository that holds the same blob; a merge after a push
  * asks git only for the node files the push changed.
  *
- * Entries and file framing are the record cache's (compiler/emit/record-entries.ts). Only the
+ * Entries and file framing are the record cache's (compiler/cache/record-entries.ts). Only the
  * entries a merge asks for are decoded, texts on first access. The header holds the format, the code
  * fingerprint, the blob ids, the lengths and the SHA-256 of the rest. Never the source of truth: a
  * missing, unreadable, truncated, altered or foreign file (format, or written by other code:
- * compiler/emit/code-fingerprint.ts) is an empty cache. Bodies go into the bundle as they are,
+ * compiler/cache/code-fingerprint.ts) is an empty cache. Bodies go into the bundle as they are,
  * hence the checksum (about 20 ms for 10k entries). It lives in the merge's cache folder
  * (`<outDir>/.cache/`).
  */
