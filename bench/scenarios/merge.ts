@@ -21,7 +21,7 @@ import { promisify } from 'node:util';
 import { build } from '../../compiler/build.js';
 import { CACHE_DIR } from '../../compiler/cache/record-cache.js';
 import { buildIndex } from '../../compiler/incremental.js';
-import { mergeAndWrite, type MergeStages, type MergeWriteReport } from '../../compiler/merge-write.js';
+import { mergeAndWrite, type MergeStages, type MergeWriteReport } from '../../compiler/team/merge-write.js';
 import { listSpecPaths } from '../../compiler/read.js';
 import { replicateCorpus } from '../../test/helpers/replicate-corpus.js';
 import { DEFAULT_SOURCE } from '../generate.js';

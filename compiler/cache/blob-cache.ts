@@ -1,5 +1,5 @@
 /**
- * Blob cache for merges from git refs (compiler/sync.ts `readIndexFromGit`): the record each node
+ * Blob cache for merges from git refs (compiler/team/merge-inputs.ts `readIndexFromGit`): the record each node
  * file parses to, keyed by the file's git blob id. A blob id names the file's exact bytes, so an
  * entry is valid for any ref, path or repository that holds the same blob; a merge after a push
  * asks git only for the node files the push changed.

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { compile, packCompiled } from '../../compiler/build.js';
 import type { Tombstone } from '../../compiler/emit/tombstones.js';
 import { packBundle } from '../../compiler/pack/pack.js';
-import { bundleSource, mergeIndexes, type MergeResult, type MergeSource } from '../../compiler/merge.js';
+import { bundleSource, mergeIndexes, type MergeResult, type MergeSource } from '../../compiler/team/merge.js';
 import { decodeBundle } from '../../formats/bundle/bundle.js';
 import { isKddError } from '../../model/errors.js';
 import { TARGETS, treeArbitrary, writeTree, type Tree } from '../helpers/arbitrary-tree.js';

@@ -15,16 +15,16 @@
  * docs/distributed.md.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import type { Bundle } from '../formats/bundle/types.js';
-import { createError } from '../model/errors.js';
-import type { GraphEdge, GraphNode, IndexManifest } from '../model/graph.js';
-import { INDEX_FORMAT_VERSION, makeManifest } from './pipeline.js';
-import { stableJson } from '../formats/canonical.js';
-import { sortTombstones, type IndexContent, type Tombstone } from './emit/tombstones.js';
-import { now, type DomainEvent } from './events.js';
-import { isLayerViolation, layerDependencyEdge } from './graph/layers.js';
-import { compare, compareEdges, linkRecords, type Graph } from './graph/link.js';
-import type { DocumentRecord, RawLink } from './kinds/extract.js';
+import type { Bundle } from '../../formats/bundle/types.js';
+import { createError } from '../../model/errors.js';
+import type { GraphEdge, GraphNode, IndexManifest } from '../../model/graph.js';
+import { INDEX_FORMAT_VERSION, makeManifest } from '../pipeline.js';
+import { stableJson } from '../../formats/canonical.js';
+import { sortTombstones, type IndexContent, type Tombstone } from '../emit/tombstones.js';
+import { now, type DomainEvent } from '../events.js';
+import { isLayerViolation, layerDependencyEdge } from '../graph/layers.js';
+import { compare, compareEdges, linkRecords, type Graph } from '../graph/link.js';
+import type { DocumentRecord, RawLink } from '../kinds/extract.js';
 
 export type ConflictStrategy = 'last_write_wins' | 'fail_on_conflict';
 export const CONFLICT_STRATEGIES: readonly ConflictStrategy[] = ['last_write_wins', 'fail_on_conflict'];

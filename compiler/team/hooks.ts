@@ -7,12 +7,10 @@
  * says the index was not rebuilt and how to fix it), works offline, and never blocks a commit on
  * an index failure unless installed with `--strict`.
  */
-import { execFile } from 'node:child_process';
 import { chmod, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join } from 'node:path';
-import { promisify } from 'node:util';
+import { git } from '../git.js';
 
-const run = promisify(execFile);
 
 export type HookKind = 'pre-commit' | 'post-commit';
 export type HookManager = 'git' | 'husky' | 'lefthook';
@@ -116,7 +114,7 @@ function exitsEarly(text: string): boolean {
 }
 
 async function repoRoot(dir: string): Promise<string> {
-  return (await run('git', ['rev-parse', '--show-toplevel'], { cwd: dir })).stdout.trim();
+  return (await git(dir, ['rev-parse', '--show-toplevel'])).trim();
 }
 
 async function readText(path: string): Promise<string | null> {
@@ -141,7 +139,7 @@ export async function detectManager(root: string): Promise<{ manager: HookManage
 
 /** The hook file git runs (honours `core.hooksPath`). */
 async function gitHookPath(root: string, kind: HookKind): Promise<string> {
-  const path = (await run('git', ['rev-parse', '--git-path', `hooks/${kind}`], { cwd: root })).stdout.trim();
+  const path = (await git(root, ['rev-parse', '--git-path', `hooks/${kind}`])).trim();
   return isAbsolute(path) ? path : join(root, path);
 }
 

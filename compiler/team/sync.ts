@@ -14,18 +14,16 @@
  * code; reports list every file that travelled with its size, so callers (and tests) can check
  * that no spec file did (REQ-003 CA-3).
  */
-import { execFile } from 'node:child_process';
 import { copyFile, mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { userInfo } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { promisify } from 'node:util';
-import { createError, isKddError, type KddError } from '../model/errors.js';
-import type { IndexManifest } from '../model/graph.js';
+import { createError, isKddError, type KddError } from '../../model/errors.js';
+import type { IndexManifest } from '../../model/graph.js';
+import { git } from '../git.js';
 import { mergeAndWrite, type MergeWriteReport } from './merge-write.js';
 import { checkCompatible, manifestId } from './merge.js';
-import { INDEX_FORMAT_VERSION } from './pipeline.js';
+import { INDEX_FORMAT_VERSION } from '../pipeline.js';
 
-const run = promisify(execFile);
 
 /** Where developers' indexes live inside a shared folder. */
 export const INDEXES_DIR = 'indexes';
@@ -287,12 +285,6 @@ async function withRetry<T>(task: () => Promise<T>): Promise<T> {
 }
 
 // ── Git transport ──────────────────────────────────────────────────────────────────────────
-
-const GIT_ENV = { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: 'echo', SSH_ASKPASS: 'echo', GCM_INTERACTIVE: 'never' };
-
-async function git(cwd: string, args: string[]): Promise<string> {
-  return (await run('git', args, { cwd, env: GIT_ENV, maxBuffer: 256 * 1024 * 1024 })).stdout;
-}
 
 /** A git failure talking to `remote` → the CMD-005 code its message points to. */
 export function remoteError(direction: 'push' | 'pull', remote: string, error: unknown): KddError {

@@ -12,7 +12,7 @@
  * Caches, for a server that merges the same indexes again after every push (none of them is ever
  * the source of truth; the bundle bytes never depend on them):
  * - an input folder's record cache (`.kdd-index/.cache/records`, written by its build) replaces
- *   reading its node files when it belongs to the folder's current `manifest.json` (compiler/sync.ts);
+ *   reading its node files when it belongs to the folder's current `manifest.json` (compiler/team/merge-inputs.ts);
  * - the merge's pack memo (`<cacheDir>/merge-pack`, compiler/cache/pack-memo.ts; `cacheDir` defaults
  *   to `<outDir>/.cache`) holds each packed node's tokens and chunks by content, so only nodes no
  *   earlier merge packed are tokenised and chunked;
@@ -24,22 +24,22 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createError } from '../model/errors.js';
-import type { IndexManifest } from '../model/graph.js';
-import { decodeShard, VectorCache } from './embed/cache.js';
-import { modelSlug, parseEmbedderId } from './embed/embedder.js';
-import { semanticStage, type SemanticResult } from './embed/semantic.js';
-import { writeDist, type BundlePointer } from './pack/dist.js';
-import { writeIndexDir } from './emit/index-dir.js';
-import { openBlobCache, type BlobCache } from './cache/blob-cache.js';
-import { packBundle } from './pack/pack.js';
-import { readPackMemo, writePackMemo, type PackMemo } from './cache/pack-memo.js';
-import { worthRewriting } from './cache/rewrite-policy.js';
-import { CACHE_DIR, recordCachePath, writeRecordCache } from './cache/record-cache.js';
-import { stableJson } from '../formats/canonical.js';
-import { writeTombstones } from './emit/tombstones.js';
+import { createError } from '../../model/errors.js';
+import type { IndexManifest } from '../../model/graph.js';
+import { decodeShard, VectorCache } from '../embed/cache.js';
+import { modelSlug, parseEmbedderId } from '../embed/embedder.js';
+import { semanticStage, type SemanticResult } from '../embed/semantic.js';
+import { writeDist, type BundlePointer } from '../pack/dist.js';
+import { writeIndexDir } from '../emit/index-dir.js';
+import { openBlobCache, type BlobCache } from '../cache/blob-cache.js';
+import { packBundle } from '../pack/pack.js';
+import { readPackMemo, writePackMemo, type PackMemo } from '../cache/pack-memo.js';
+import { worthRewriting } from '../cache/rewrite-policy.js';
+import { CACHE_DIR, recordCachePath, writeRecordCache } from '../cache/record-cache.js';
+import { stableJson } from '../../formats/canonical.js';
+import { writeTombstones } from '../emit/tombstones.js';
 import { manifestId, mergeIndexes, type ConflictStrategy, type MergeReport, type MergeResult, type MergeSource } from './merge.js';
-import { loadMergeSource, readIndexFromGit } from './sync.js';
+import { loadMergeSource, readIndexFromGit } from './merge-inputs.js';
 
 export interface MergeWriteOptions {
   /** `.kdd-index/` folders, `dist/` folders or bundle files. */

@@ -8,22 +8,20 @@
  * their canonical form, content key and bundle body come with them, so the pack stage neither
  * canonicalises nor re-encodes them. Any other cache (missing, stale, corrupt) is ignored.
  */
-import { execFile, spawn } from 'node:child_process';
 import { readFile, stat } from 'node:fs/promises';
 import { join, posix } from 'node:path';
-import { promisify } from 'node:util';
-import { decodeBundle } from '../formats/bundle/bundle.js';
-import { createError } from '../model/errors.js';
-import { POINTER_FILE, readPointer } from './pack/dist.js';
-import type { BlobCache } from './cache/blob-cache.js';
-import { parseManifest, parseNodeFile, readIndexDir } from './emit/read-index-dir.js';
-import { readRecordCache, recordCachePath } from './cache/record-cache.js';
-import { parseTombstones, readTombstones, TOMBSTONES_FILE, type IndexContent } from './emit/tombstones.js';
-import { compare } from './graph/link.js';
-import type { DocumentRecord } from './kinds/extract.js';
+import { decodeBundle } from '../../formats/bundle/bundle.js';
+import { createError } from '../../model/errors.js';
+import { POINTER_FILE, readPointer } from '../pack/dist.js';
+import type { BlobCache } from '../cache/blob-cache.js';
+import { parseManifest, parseNodeFile, readIndexDir } from '../emit/read-index-dir.js';
+import { readRecordCache, recordCachePath } from '../cache/record-cache.js';
+import { parseTombstones, readTombstones, TOMBSTONES_FILE, type IndexContent } from '../emit/tombstones.js';
+import { compare } from '../graph/link.js';
+import type { DocumentRecord } from '../kinds/extract.js';
+import { catFiles, git } from '../git.js';
 import { bundleSource, type MergeSource } from './merge.js';
 
-const run = promisify(execFile);
 
 const exists = (path: string) =>
   stat(path).then(
@@ -68,7 +66,7 @@ export async function readIndexFromGit(repo: string, ref: string, indexPath = '.
   const label = `git:${ref}:${prefix}`;
   let listing: string;
   try {
-    listing = (await run('git', ['ls-tree', '-r', '-z', ref, '--', prefix], { cwd: repo, maxBuffer: 256 * 1024 * 1024 })).stdout;
+    listing = await git(repo, ['ls-tree', '-r', '-z', ref, '--', prefix]);
   } catch (error) {
     throw createError('MANIFEST_NOT_FOUND', { path: label, detail: (error as Error).message });
   }
@@ -113,31 +111,3 @@ function corruptAs<T>(file: string, parse: () => T): T {
   }
 }
 
-/** Object contents for object names (blob ids, `rev:path`), in order, through one `git cat-file --batch` process. */
-function catFiles(repo: string, specs: readonly string[]): Promise<string[]> {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn('git', ['cat-file', '--batch'], { cwd: repo, stdio: ['pipe', 'pipe', 'pipe'] });
-    const chunks: Buffer[] = [];
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (code !== 0) return reject(new Error(`git cat-file failed (${code}): ${stderr}`));
-      const out = Buffer.concat(chunks);
-      const texts: string[] = [];
-      let offset = 0;
-      for (const spec of specs) {
-        const end = out.indexOf(0x0a, offset);
-        const header = out.subarray(offset, end).toString();
-        const match = /^[0-9a-f]+ blob (\d+)$/.exec(header);
-        if (!match) return reject(new Error(`git cat-file: unexpected answer for ${spec}: ${header}`));
-        const size = Number(match[1]);
-        texts.push(out.subarray(end + 1, end + 1 + size).toString('utf8'));
-        offset = end + 1 + size + 1; // contents are followed by a newline
-      }
-      resolvePromise(texts);
-    });
-    child.stdin.end(specs.map((spec) => `${spec}\n`).join(''));
-  });
-}
