@@ -20,7 +20,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { newPackr } from '../../formats/msgpack.js';
 import { TermIds, type NodeTerms } from '../../runtime/search/bm25f.js';
-import { rememberTermOrder, termOrder } from '../../runtime/search/_postings.js';
+import { rememberTermOrder, termOrder } from '../../runtime/search/postings.js';
 import { bytesToU32, u32ToBytes } from '../../formats/bytes.js';
 import { writeAtomicParts, writeIfChanged } from '../atomic.js';
 import { checksum } from './checksum.js';

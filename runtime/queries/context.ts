@@ -14,7 +14,7 @@
  */
 import { warning, type KddWarning } from '../../model/errors.js';
 import { isAgentEdge } from '../../model/enrichment.js';
-import { implicitMark } from './_graph.js';
+import { implicitMark } from './answer-shapes.js';
 import type { KddIndex } from '../kdd-index.js';
 import { type GraphEdge, type GraphNode, type Kind, type Layer, type LayerViolation } from '../../model/graph.js';
 import { fuse, type MatchSource } from '../search/fuse.js';

@@ -5,7 +5,7 @@
 import type { KddIndex } from '../kdd-index.js';
 import type { DanglingLink } from '../../model/graph.js';
 import { paramsObject, requireIndex, type RawParams } from '../validate.js';
-import { nodeRef, type NodeRef } from './_graph.js';
+import { nodeRef, type NodeRef } from './answer-shapes.js';
 
 export type HealthParams = Record<string, never>;
 

@@ -9,7 +9,7 @@ import type { KddIndex } from '../kdd-index.js';
 import { KINDS, LAYERS, type GraphNode, type Kind, type Layer } from '../../model/graph.js';
 import type { ParamsSpec } from '../param-spec.js';
 import { enumParam, intParam, paramsObject, requireIndex, stringParam, type RawParams } from '../validate.js';
-import { nodeRef, type NodeRef } from './_graph.js';
+import { nodeRef, type NodeRef } from './answer-shapes.js';
 import { findNodes } from './resolve.js';
 import { search } from './search.js';
 

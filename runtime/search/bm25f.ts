@@ -10,7 +10,7 @@
  * Restore splits the term string into a Map and views the byte arrays: no tokenising.
  */
 import type { GraphNode } from '../../model/graph.js';
-import { countingSortPostings } from './_postings.js';
+import { countingSortPostings } from './postings.js';
 import { CHUNK, fold, tokenize } from './tokenizer.js';
 import { FIELDS, baseName, fieldTexts } from './fields.js';
 import { bytesToU16, bytesToU32, u16ToBytes, u32ToBytes } from '../../formats/bytes.js';

@@ -15,7 +15,7 @@
 import type { BundleChunk } from '../../formats/bundle/types.js';
 import type { GraphNode } from '../../model/graph.js';
 import { bytesToU32, u32ToBytes } from '../../formats/bytes.js';
-import { countingSortPostings } from './_postings.js';
+import { countingSortPostings } from './postings.js';
 import { tokenize } from './tokenizer.js';
 
 export const CHUNK_SEARCH_FORMAT = 'kdd-chunk-terms/1';

@@ -7,8 +7,8 @@
  * private-use characters around a counter, which Markdown treats as ordinary word characters, and
  * swapped back in every string read from the tree.
  */
-import type { WikiLink } from './types.js';
-import { parseWikiLink, replaceWikiLinks } from './wiki-links.js';
+import type { WikiLink } from '../types.js';
+import { parseWikiLink, replaceWikiLinks } from '../wiki-links.js';
 
 const OPEN = '\uE000';
 const CLOSE = '\uE001';

@@ -1,11 +1,12 @@
 /**
- * Graph helpers shared by the queries (internal: not re-exported from the package).
+ * Tables derived once per bundle, and the lookups the queries make in them: node positions, edge
+ * types present, references as documents write them (internal: not re-exported from the package).
  */
 import type { Bundle } from '../../formats/bundle/types.js';
-import { isAgentEdge, isImplicitEdgeType } from '../../model/enrichment.js';
 import { createError } from '../../model/errors.js';
+import { STRUCTURAL_EDGE_TYPES } from '../../model/graph.js';
+import { compareCodeUnits } from '../../model/order.js';
 import type { KddIndex } from '../kdd-index.js';
-import { STRUCTURAL_EDGE_TYPES, type GraphEdge, type GraphNode } from '../../model/graph.js';
 
 /**
  * Memoises a structure derived from the bundle alone, built on first use and kept as long as the
@@ -29,67 +30,7 @@ export function requireNode(index: KddIndex, id: string): number {
   return position;
 }
 
-/**
- * How specific an edge type is, lower first: typed structural edges (ENTITY_RULE, EMITS…), then
- * business relations (`pertenece_a`), then the generic WIKI_LINK, then the implicit
- * LAYER_DEPENDENCY the compiler derives from layers alone, then the `IMPLICIT_*` edges an agent
- * proposed (L3, #9). When a pair of nodes is joined by both a WIKI_LINK and a typed edge, the typed
- * one is the one worth reporting; an agent's guess never explains a path an author stated.
- */
-export function edgeRank(edgeType: string): number {
-  if (isImplicitEdgeType(edgeType)) return 4;
-  if (edgeType === 'LAYER_DEPENDENCY') return 3;
-  if (edgeType === 'WIKI_LINK') return 2;
-  return (STRUCTURAL_EDGE_TYPES as readonly string[]).includes(edgeType) ? 0 : 1;
-}
-
-/** Orders edges most specific first, then by type name, for deterministic "best edge" choices. */
-export function compareEdges(a: GraphEdge, b: GraphEdge): number {
-  return edgeRank(a.edge_type) - edgeRank(b.edge_type) || cmp(a.edge_type, b.edge_type);
-}
-
-/** Code-unit string comparison (locale-independent, so order is the same everywhere). */
-export function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-/** The compact node shape shared by query answers. */
-export interface NodeRef {
-  id: string;
-  kind: GraphNode['kind'];
-  title: string;
-  layer: GraphNode['layer'];
-  source_file: string;
-}
-
-export function nodeRef(node: GraphNode): NodeRef {
-  return { id: node.id, kind: node.kind, title: node.title, layer: node.layer, source_file: node.source_file };
-}
-
-/** An edge as answers show it (the stored direction, whatever direction it was walked in). */
-export interface EdgeRef {
-  from_node: string;
-  to_node: string;
-  edge_type: string;
-  /** Present (true) only on edges an agent proposed (L3 enrichment, `IMPLICIT_*`); absent otherwise. */
-  implicit?: true;
-  /** The agent's confidence (0–1), on implicit edges only. */
-  confidence?: number;
-}
-
-export function edgeRef(edge: GraphEdge): EdgeRef {
-  const ref: EdgeRef = { from_node: edge.from_node, to_node: edge.to_node, edge_type: edge.edge_type };
-  return isAgentEdge(edge) ? { ...ref, ...implicitMark(edge) } : ref;
-}
-
-/** `{ implicit: true, confidence }` for an agent edge (spread into answers), `{}` otherwise. */
-export function implicitMark(edge: GraphEdge): { implicit?: true; confidence?: number } {
-  if (!isAgentEdge(edge)) return {};
-  const confidence = Number(edge.metadata.confidence);
-  return Number.isFinite(confidence) ? { implicit: true, confidence } : { implicit: true };
-}
-
-const presentEdgeTypes = perBundle(({ bundle }) => Object.freeze([...new Set(bundle.edges.map((edge) => edge.edge_type))].sort(cmp)));
+const presentEdgeTypes = perBundle(({ bundle }) => Object.freeze([...new Set(bundle.edges.map((edge) => edge.edge_type))].sort(compareCodeUnits)));
 
 /** Every edge type present in the bundle, sorted (structural and business). */
 export function edgeTypesIn(index: KddIndex): string[] {
@@ -144,11 +85,6 @@ const referenceTables = perBundle(({ bundle }) => {
     }
     docIds.push([node.doc_id.toLowerCase(), i]);
   });
-  docIds.sort((a, b) => b[0].length - a[0].length || cmp(a[0], b[0]));
+  docIds.sort((a, b) => b[0].length - a[0].length || compareCodeUnits(a[0], b[0]));
   return { byKey: byKey as ReadonlyMap<string, number>, docIds: docIds as readonly (readonly [string, number])[] };
 });
-
-/** Rounds to one decimal, as the spec prints percentages (`75.0`, `0.8`). */
-export function percent(part: number, whole: number): number {
-  return whole === 0 ? 0 : Math.round((part / whole) * 1000) / 10;
-}

@@ -4,8 +4,8 @@
  * the snippet renderer both need them.
  */
 import type { Nodes } from 'mdast';
-import type { WikiLink } from './types.js';
-import type { WikiLinkShield } from './_wiki-shield.js';
+import type { WikiLink } from '../types.js';
+import type { WikiLinkShield } from './wiki-shield.js';
 
 const HTML_COMMENT = /<!--[\s\S]*?(?:-->|$)/g;
 const HTML_TAG = /<\/?[A-Za-z][^>]*>/g;

@@ -8,9 +8,9 @@
  * Wiki-links arrive shielded as opaque tokens and are restored piece by piece, so a link inside a
  * code span stays as written and is not counted.
  */
-import type { WikiLink } from './types.js';
-import type { WikiLinkShield } from './_wiki-shield.js';
-import { htmlText } from './_plain-text.js';
+import type { WikiLink } from '../types.js';
+import type { WikiLinkShield } from './wiki-shield.js';
+import { htmlText } from './plain-text.js';
 
 export interface InlineScope {
   shield: WikiLinkShield;
