@@ -7,7 +7,7 @@
  */
 import { createError } from '../model/errors.js';
 import { git } from './git.js';
-import type { DocumentRecord } from './kinds/extract.js';
+import type { DocumentRecord } from '../model/records.js';
 
 export interface GitRange {
   /** Commit the previous `.kdd-index/` was built from. */

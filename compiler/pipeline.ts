@@ -10,7 +10,7 @@ import type { SemanticOptions } from './embed/semantic.js';
 import { now, type DomainEvent } from './events.js';
 import type { GitFacts } from './git.js';
 import type { Graph } from './graph/link.js';
-import type { DocumentRecord } from './kinds/extract.js';
+import type { DocumentRecord } from '../model/records.js';
 
 /** Artifact schema version (semver): a major bump makes indexes unmergeable (IndexManifest). */
 export const INDEX_FORMAT_VERSION = '1.0.0';

@@ -14,7 +14,7 @@
  */
 import { createHash } from 'node:crypto';
 import { newPackr } from '../../formats/msgpack.js';
-import type { DocumentRecord } from '../kinds/extract.js';
+import type { DocumentRecord } from '../../model/records.js';
 import { codeFingerprint } from './code-fingerprint.js';
 import { entryLengths, loadRecord, readFramed, sliceEntries, storeRecord, writeFramed, type StoredRecord } from './record-entries.js';
 

@@ -30,7 +30,7 @@ import { newPackr } from '../../formats/msgpack.js';
 import type { DanglingLink, LayerViolation } from '../../model/graph.js';
 import type { BuildWarning } from '../diagnostics.js';
 import { compare, type Graph } from '../graph/link.js';
-import type { DocumentRecord } from '../kinds/extract.js';
+import type { DocumentRecord } from '../../model/records.js';
 import type { SourceStamp } from '../read.js';
 import { checksum } from './checksum.js';
 import { codeFingerprint } from './code-fingerprint.js';

@@ -15,7 +15,7 @@ import type { Packr } from 'msgpackr';
 import { defineLazy } from '../../formats/lazy.js';
 import { lightNode, withLazyBody } from '../../formats/bundle/nodes.js';
 import { newPackr } from '../../formats/msgpack.js';
-import type { DocumentRecord, RawLink } from '../kinds/extract.js';
+import type { DocumentRecord, RawLink } from '../../model/records.js';
 import { writeAtomicParts, writeIfChanged } from '../atomic.js';
 import { packedNode, rememberPackedNode } from './packed-node.js';
 

@@ -11,7 +11,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { createError } from '../../model/errors.js';
 import type { GraphNode, IndexManifest } from '../../model/graph.js';
-import type { DocumentRecord, RawLink } from '../kinds/extract.js';
+import type { DocumentRecord, RawLink } from '../../model/records.js';
 import { forEachLimited } from '../atomic.js';
 import { rememberNodeFileText } from './index-dir.js';
 

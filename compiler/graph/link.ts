@@ -5,7 +5,7 @@
  */
 import type { DanglingLink, GraphEdge, GraphNode, LayerViolation } from '../../model/graph.js';
 import { warning, type BuildWarning } from '../diagnostics.js';
-import type { DocumentRecord, RawLink } from '../kinds/extract.js';
+import type { DocumentRecord, RawLink } from '../../model/records.js';
 import { canonical } from '../../formats/canonical.js';
 import { kindSpec } from '../../model/kinds.js';
 import { isLayerViolation, layerDependencyEdge } from './layers.js';

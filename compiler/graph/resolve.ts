@@ -5,7 +5,7 @@
  */
 import type { GraphNode } from '../../model/graph.js';
 import { KIND_TABLE } from '../../model/kinds.js';
-import { baseName } from '../kinds/extract.js';
+import { baseName } from '../kinds/record.js';
 
 type Tier = 'node_id' | 'doc_id' | 'file' | 'title' | 'alias';
 const TIERS: readonly Tier[] = ['node_id', 'doc_id', 'file', 'title', 'alias'];

@@ -18,7 +18,7 @@ import { parseManifest, parseNodeFile, readIndexDir } from '../emit/read-index-d
 import { readRecordCache, recordCachePath } from '../cache/record-cache.js';
 import { parseTombstones, readTombstones, TOMBSTONES_FILE, type IndexContent } from '../emit/tombstones.js';
 import { compare } from '../graph/link.js';
-import type { DocumentRecord } from '../kinds/extract.js';
+import type { DocumentRecord } from '../../model/records.js';
 import { catFiles, git } from '../git.js';
 import { bundleSource, type MergeSource } from './merge.js';
 

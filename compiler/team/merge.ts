@@ -24,7 +24,7 @@ import { sortTombstones, type IndexContent, type Tombstone } from '../emit/tombs
 import { now, type DomainEvent } from '../events.js';
 import { isLayerViolation, layerDependencyEdge } from '../graph/layers.js';
 import { compare, compareEdges, linkRecords, type Graph } from '../graph/link.js';
-import type { DocumentRecord, RawLink } from '../kinds/extract.js';
+import type { DocumentRecord, RawLink } from '../../model/records.js';
 
 export type ConflictStrategy = 'last_write_wins' | 'fail_on_conflict';
 export const CONFLICT_STRATEGIES: readonly ConflictStrategy[] = ['last_write_wins', 'fail_on_conflict'];
