@@ -6,7 +6,7 @@
  */
 import { resolve } from 'node:path';
 import { semanticStage, type SemanticOptions } from './embed/semantic.js';
-import { packBundle, type PackedBundle } from './emit/pack.js';
+import { packBundle, type PackedBundle } from './pack/pack.js';
 import { readIndexDir } from './emit/read-index-dir.js';
 import { readEnrichments } from './enrich/artifact.js';
 import { applyEnrichments } from './enrich/edges.js';

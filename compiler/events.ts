@@ -4,7 +4,7 @@
  * build and merge reports only: timestamps here are wall-clock facts about this run and never reach
  * an artifact.
  */
-import type { IndexLevel, Kind, Layer } from '../runtime/model.js';
+import type { IndexLevel, Kind, Layer } from '../model/graph.js';
 
 export type DomainEvent =
   | { event: 'EVT-KDDDocument-Detected'; payload: { source_path: string; source_hash: string; kind: Kind; layer: Layer; detected_at: string } }

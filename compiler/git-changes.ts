@@ -5,23 +5,15 @@
  * every untracked file (ignored ones too: the specs walk does not read `.gitignore`) — so a file
  * outside it is byte-identical to its version at `base`.
  */
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
-import { createError } from '../runtime/errors.js';
-import type { DocumentRecord } from './kinds/extract.js';
-
-const run = promisify(execFile);
+import { createError } from '../model/errors.js';
+import { git } from './git.js';
+import type { DocumentRecord } from '../model/records.js';
 
 export interface GitRange {
   /** Commit the previous `.kdd-index/` was built from. */
   base: string;
   /** Default `HEAD`. */
   head?: string;
-}
-
-async function git(cwd: string, args: readonly string[]): Promise<string> {
-  const { stdout } = await run('git', args, { cwd, maxBuffer: 256 * 1024 * 1024 });
-  return stdout;
 }
 
 /** Paths relative to `specsRoot` that may have changed since `range.base`. GIT_NOT_AVAILABLE / COMMIT_NOT_FOUND when git, the repository or a commit is missing. */

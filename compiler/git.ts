@@ -1,14 +1,29 @@
 /**
- * Git facts used instead of the wall clock: `indexed_at` of a node is the commit time of the last
- * commit that touched its source, so two builds of the same tree agree byte for byte and merges
- * can order versions (BR-MERGE-001 last-write-wins).
+ * The one way the compiler runs git, and the git facts a build uses instead of the wall clock:
+ * `indexed_at` of a node is the commit time of the last commit that touched its source, so two
+ * builds of the same tree agree byte for byte and merges can order versions (BR-MERGE-001
+ * last-write-wins).
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 
-const run = promisify(execFile);
+const execFileAsync = promisify(execFile);
+/** Never wait for a password: a prompt would hang `kdd sync`, hooks and builds alike. */
+const NON_INTERACTIVE = { GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: 'echo', SSH_ASKPASS: 'echo', GCM_INTERACTIVE: 'never' };
+const MAX_OUTPUT = 256 * 1024 * 1024;
+
+/**
+ * stdout of `git args` in `cwd`; throws execFile's error (it carries `stderr`) when git fails.
+ * The environment is read per call, so a `GIT_DIR` or `HOME` set after import still reaches git.
+ */
+export async function git(cwd: string, args: readonly string[]): Promise<string> {
+  return (await execFileAsync('git', args, { cwd, env: { ...process.env, ...NON_INTERACTIVE }, maxBuffer: MAX_OUTPUT })).stdout;
+}
+
+/** {@link git}, or null when git fails (no repository, no commits). */
+export const gitOrNull = (cwd: string, args: readonly string[]): Promise<string | null> => git(cwd, args).catch(() => null);
 
 export interface GitFacts {
   /**
@@ -26,25 +41,17 @@ export interface GitFacts {
 
 const NO_GIT: GitFacts = { commit: null, commitTimes: new Map(), headTime: null, firstCommitTimes: new Map() };
 
-async function git(cwd: string, args: string[]): Promise<string | null> {
-  try {
-    const { stdout } = await run('git', args, { cwd, maxBuffer: 256 * 1024 * 1024 });
-    return stdout;
-  } catch {
-    return null;
-  }
-}
 
 /** One `git log` pass over the specs root; files never committed simply have no entry. */
 export async function readGitFacts(specsRoot: string): Promise<GitFacts> {
   // Spawning git costs tens of milliseconds: not at all where no repository can be.
   if (!process.env.GIT_DIR && !insideWorkTree(specsRoot)) return NO_GIT;
-  const head = await git(specsRoot, ['log', '-1', '--format=%cI', 'HEAD']);
+  const head = await gitOrNull(specsRoot, ['log', '-1', '--format=%cI', 'HEAD']);
   if (head === null) return NO_GIT;
   const headTime = head.trim() ? new Date(head.trim()).toISOString() : null;
   // --relative makes paths relative to the specs root even when it is a sub-folder of the repo.
   // The same pass gives the newest commit touching the specs (its first `@` line).
-  const log = await git(specsRoot, ['log', '--format=@%H %cI', '--name-only', '--relative', '--no-renames', '--', '.']);
+  const log = await gitOrNull(specsRoot, ['log', '--format=@%H %cI', '--name-only', '--relative', '--no-renames', '--', '.']);
   const commitTimes = new Map<string, string>();
   const firstCommitTimes = new Map<string, string>();
   let commit: string | null = null;
@@ -69,4 +76,33 @@ function insideWorkTree(dir: string): boolean {
     if (existsSync(join(at, '.git'))) return true;
     if (dirname(at) === at) return false;
   }
+}
+
+/** Object contents for object names (blob ids, `rev:path`), in order, through one `git cat-file --batch` process. */
+export function catFiles(repo: string, specs: readonly string[]): Promise<string[]> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn('git', ['cat-file', '--batch'], { cwd: repo, stdio: ['pipe', 'pipe', 'pipe'] });
+    const chunks: Buffer[] = [];
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code !== 0) return reject(new Error(`git cat-file failed (${code}): ${stderr}`));
+      const out = Buffer.concat(chunks);
+      const texts: string[] = [];
+      let offset = 0;
+      for (const spec of specs) {
+        const end = out.indexOf(0x0a, offset);
+        const header = out.subarray(offset, end).toString();
+        const match = /^[0-9a-f]+ blob (\d+)$/.exec(header);
+        if (!match) return reject(new Error(`git cat-file: unexpected answer for ${spec}: ${header}`));
+        const size = Number(match[1]);
+        texts.push(out.subarray(end + 1, end + 1 + size).toString('utf8'));
+        offset = end + 1 + size + 1; // contents are followed by a newline
+      }
+      resolvePromise(texts);
+    });
+    child.stdin.end(specs.map((spec) => `${spec}\n`).join(''));
+  });
 }

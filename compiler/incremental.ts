@@ -8,30 +8,31 @@
 import { existsSync, statSync } from 'node:fs';
 import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
-import { BUNDLE_FORMAT_VERSION } from '../runtime/bundle-format.js';
-import type { GraphEdge, IndexManifest } from '../runtime/model.js';
+import { BUNDLE_FORMAT_VERSION } from '../formats/bundle/types.js';
+import type { GraphEdge, IndexManifest } from '../model/graph.js';
 import { INDEX_FORMAT_VERSION, indexedEvents, makeManifest, report, sortWarnings, type BuildOptions, type BuildReport, type CompileResult, type SkippedFile } from './pipeline.js';
 import { chunkNode } from './embed/chunk.js';
 import { semanticStage, type SemanticResult } from './embed/semantic.js';
 import { warning, type BuildWarning } from './diagnostics.js';
-import { forEachLimited, isTempFile, writeAtomic, writeIfChanged, writeManyIfChanged } from './emit/atomic.js';
-import { canonical, stableJson } from './emit/canonical.js';
-import { readPointer, writeDist, type BundlePointer } from './emit/dist.js';
+import { forEachLimited, isTempFile, writeAtomic, writeIfChanged, writeManyIfChanged } from './atomic.js';
+import { canonical, stableJson } from '../formats/canonical.js';
+import { readPointer, writeDist, type BundlePointer } from './pack/dist.js';
 import { edgesJsonl, nodeFilePath, nodeFileText, patchEdgesJsonl, writeIndexDir, type IndexDirWrite } from './emit/index-dir.js';
-import { bundleHash, packBundle } from './emit/pack.js';
+import { bundleHash, packBundle } from './pack/pack.js';
 import { parseManifest, readIndexDir, readNodeFiles, type OnCorrupt } from './emit/read-index-dir.js';
-import { codeFingerprint } from './emit/code-fingerprint.js';
-import { packCachePath, readPackMemo, writePackMemo } from './emit/pack-cache.js';
-import { CACHE_DIR, readRecordCache, recordCachePath, restoreGraph, writeRecordCache, type ArtifactStamp, type CachedGraph } from './emit/record-cache.js';
+import { codeFingerprint } from './cache/code-fingerprint.js';
+import { packMemoPath, readPackMemo, writePackMemo } from './cache/pack-memo.js';
+import { CACHE_DIR, readRecordCache, recordCachePath, restoreGraph, writeRecordCache, type ArtifactStamp, type CachedGraph } from './cache/record-cache.js';
 import { readTombstones, writeTombstones, sortTombstones, type IndexContent, type Tombstone } from './emit/tombstones.js';
 import { now, type DomainEvent } from './events.js';
 import { faultPoint } from './fault.js';
-import { createError, isKddError } from '../runtime/errors.js';
+import { createError, isKddError } from '../model/errors.js';
 import { createHash } from 'node:crypto';
 import { readGitFacts } from './git.js';
 import { changedSince, trustedSources, type GitRange } from './git-changes.js';
 import { compare, linkRecords, relinkRecords, sameLinkInputs, sameNodeEntry, type Graph } from './graph/link.js';
-import { extractDocument, type DocumentRecord } from './kinds/extract.js';
+import { extractDocument } from './kinds/extract.js';
+import type { DocumentRecord } from '../model/records.js';
 import { readEnrichments, type EnrichmentSet } from './enrich/artifact.js';
 import { applyEnrichments, enrichManifest, type AppliedEnrichments } from './enrich/edges.js';
 import { DEFAULT_MAX_FILE_BYTES, readSource, scanSpecs, type ScannedFile, type ScanResult, type SourceStamp } from './read.js';
@@ -43,7 +44,7 @@ export interface IndexBuildOptions extends BuildOptions {
   /** Default `auto`. `incremental` behaves like `auto` (UC-002 FA-1: no index ⇒ full build). */
   mode?: BuildMode;
   /**
-   * Record cache file (compiler/emit/record-cache.ts), or false to neither read nor write one.
+   * Record cache file (compiler/cache/record-cache.ts), or false to neither read nor write one.
    * Default: `recordCachePath(indexDir)`, in the index's git-ignored `.cache/` folder.
    */
   recordCache?: string | false;
@@ -121,7 +122,7 @@ interface Previous {
   warnings: BuildWarning[];
 }
 
-/** What the record cache adds to the previous index (compiler/emit/record-cache.ts). */
+/** What the record cache adds to the previous index (compiler/cache/record-cache.ts). */
 export interface PreviousCache {
   /** Stamps of the specs the previous index was built from. */
   stamps?: ReadonlyMap<string, SourceStamp>;
@@ -159,8 +160,8 @@ export async function buildIndex(options: IndexBuildOptions): Promise<IndexBuild
   // A kept version whose git time moved leaves the node files as they are (docs/decisions/index-times.md)
   // but changes the digest, so the bundle is packed again with the new time.
   const kept = reuse && written.written.length === 0 && written.removed.length === 0 && !result.timesMoved ? await currentPointer(outDir, digest, checked) : null;
-  // Pack cache (compiler/emit/pack-cache.ts): per-node pack products, next to the record cache.
-  const packFile = cacheFile === false ? null : packCachePath(indexDir);
+  // Pack cache (compiler/cache/pack-memo.ts): per-node pack products, next to the record cache.
+  const packFile = cacheFile === false ? null : packMemoPath(indexDir);
   const memo = kept === null && packFile ? await readPackMemo(packFile) : undefined;
   if (!kept) faultPoint('pack');
   const packed = kept ? null : packBundle({ ...result.graph, manifest: result.manifest, vectors: semantic.vectors }, { memo });

@@ -3,14 +3,14 @@
  * paths themselves are `compileIncremental`/`buildIndex` (compiler/incremental.ts) and the public
  * entry points in compiler/build.ts.
  */
-import type { IndexManifest } from '../runtime/model.js';
+import type { IndexManifest } from '../model/graph.js';
 import type { BuildWarning } from './diagnostics.js';
-import type { BundlePointer } from './emit/dist.js';
+import type { BundlePointer } from './pack/dist.js';
 import type { SemanticOptions } from './embed/semantic.js';
 import { now, type DomainEvent } from './events.js';
 import type { GitFacts } from './git.js';
 import type { Graph } from './graph/link.js';
-import type { DocumentRecord } from './kinds/extract.js';
+import type { DocumentRecord } from '../model/records.js';
 
 /** Artifact schema version (semver): a major bump makes indexes unmergeable (IndexManifest). */
 export const INDEX_FORMAT_VERSION = '1.0.0';

@@ -5,7 +5,7 @@
  *
  * The base is a `.kdd-index/` folder, a bundle (`dist/` or a `.msgpack`), or a git ref whose
  * committed `.kdd-index/` is read without checkout — the inputs `kdd merge` reads
- * (compiler/sync.ts).
+ * (compiler/team/merge-inputs.ts).
  */
 import { readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -14,10 +14,10 @@ import type { KddIndex } from '../runtime/kdd-index.js';
 import { loadIndex } from '../runtime/load.js';
 import { compile, packCompiled } from '../compiler/build.js';
 import type { BuildWarning } from '../compiler/diagnostics.js';
-import { packBundle } from '../compiler/emit/pack.js';
-import { forEachLimited } from '../compiler/emit/atomic.js';
+import { packBundle } from '../compiler/pack/pack.js';
+import { forEachLimited } from '../compiler/atomic.js';
 import { linkRecords } from '../compiler/graph/link.js';
-import { loadMergeSource, readIndexFromGit } from '../compiler/sync.js';
+import { loadMergeSource, readIndexFromGit } from '../compiler/team/merge-inputs.js';
 import { countSeverities, type CheckReport } from '../compiler/check/formats.js';
 import { findProblems, locateProblems, newProblems, type Problem, type Severities } from '../compiler/check/problems.js';
 import { DEFAULT_SEVERITY } from '../compiler/check/rules.js';

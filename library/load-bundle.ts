@@ -4,7 +4,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { createError, isKddError } from '../runtime/errors.js';
+import { createError, isKddError } from '../model/errors.js';
 import type { KddIndex } from '../runtime/kdd-index.js';
 import { checkBundleName, loadIndex, parsePointer, POINTER_FILE } from '../runtime/load.js';
 

@@ -2,13 +2,14 @@
  * `kdd-index/runtime`: the isomorphic part (Node and browsers, no `node:` imports). Load a bundle's
  * bytes, then call the pure, synchronous queries on the index. Re-exports only.
  */
-export { decodeBundle, BUNDLE_FORMAT_VERSION, POINTER_FILE } from './bundle-format.js';
-export type { Bundle, BundleChunk, BundlePointer, BundleVectors } from './bundle-format.js';
+export { decodeBundle } from '../formats/bundle/bundle.js';
+export { BUNDLE_FORMAT_VERSION, POINTER_FILE } from '../formats/bundle/types.js';
+export type { Bundle, BundleChunk, BundlePointer, BundleVectors } from '../formats/bundle/types.js';
 export { fetchIndex, loadIndex } from './load.js';
 export type { KddIndex } from './kdd-index.js';
-export type * from './model.js';
-export { ERROR_CODES, ERRORS, EXIT, KddError, createError, isKddError, toKddError } from './errors.js';
-export type { ErrorCode, KddWarning } from './errors.js';
+export type * from '../model/graph.js';
+export { ERROR_CODES, ERRORS, EXIT, KddError, createError, isKddError, toKddError } from '../model/errors.js';
+export type { ErrorCode, KddWarning } from '../model/errors.js';
 export { chunks } from './queries/chunks.js';
 export { context } from './queries/context.js';
 export { coverage } from './queries/coverage.js';

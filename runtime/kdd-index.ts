@@ -1,5 +1,5 @@
 /** The in-memory index every query takes as its first argument (restored by runtime/load.ts). */
-import type { Bundle } from './bundle-format.js';
+import type { Bundle } from '../formats/bundle/types.js';
 import type { TextIndex } from './search/types.js';
 import type { VectorStore } from './vectors.js';
 

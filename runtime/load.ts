@@ -5,13 +5,14 @@
  *
  * The Node-only convenience `loadBundle(path)` lives in `library/load-bundle.ts`.
  */
-import { decodeBundle, POINTER_FILE, type Bundle, type BundlePointer } from './bundle-format.js';
-import { createError, isKddError } from './errors.js';
+import { decodeBundle } from '../formats/bundle/bundle.js';
+import { POINTER_FILE, type Bundle, type BundlePointer } from '../formats/bundle/types.js';
+import { createError, isKddError } from '../model/errors.js';
 import type { KddIndex } from './kdd-index.js';
 import { restoreTextIndex } from './search/index.js';
 import { toVectorStore, type VectorStore } from './vectors.js';
 
-export { POINTER_FILE, type BundlePointer } from './bundle-format.js';
+export { POINTER_FILE, type BundlePointer } from '../formats/bundle/types.js';
 
 const BUNDLE_NAME = /^kdd-([0-9a-f]{12})\.msgpack$/;
 

@@ -7,7 +7,7 @@
  *
  * Isomorphic: plain data and pure functions.
  */
-import type { ErrorCode } from './errors.js';
+import type { ErrorCode } from '../model/errors.js';
 
 /** How the CLI spells a parameter (`kdd context` flags); absent: `--<name-in-kebab-case>`. */
 export interface CliSpelling {

@@ -10,7 +10,7 @@
  * const kinds = stringListParam(params, 'include_kinds', { allowed: KINDS });
  */
 import type { KddIndex } from './kdd-index.js';
-import { createError, ERRORS, type ErrorCode, type KddError } from './errors.js';
+import { createError, ERRORS, type ErrorCode, type KddError } from '../model/errors.js';
 
 /** What queries receive from adapters: an object of unknown shape. */
 export type RawParams = Readonly<Record<string, unknown>> | undefined | null;

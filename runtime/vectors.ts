@@ -8,15 +8,7 @@
  *     unit vector and `cos(query, i) = (query/‖query‖) · q_i · scale_i` needs no further division.
  * 1 byte per dimension + 4 bytes per vector (388 bytes for 384-d vs 1,536 as float32).
  */
-
-export interface QuantizedVectors {
-  dims: number;
-  count: number;
-  /** Int8 values as bytes (two's complement), count × dims. */
-  data: Uint8Array;
-  /** Float32 little-endian per-vector scales, count × 4 bytes. */
-  scales: Uint8Array;
-}
+import type { QuantizedVectors } from '../formats/bundle/vectors.js';
 
 /** Aligned, ready-to-scan form of {@link QuantizedVectors}. */
 export interface VectorStore {
@@ -31,30 +23,6 @@ export interface ScoredIndex {
   index: number;
   /** Cosine similarity in [-1, 1]. */
   score: number;
-}
-
-/** Quantizes vectors (any norm; they are compared by direction). An all-zero vector gets scale 0. */
-export function quantize(vectors: readonly Float32Array[], dims = vectors[0]?.length ?? 0): QuantizedVectors {
-  const count = vectors.length;
-  const data = new Int8Array(count * dims);
-  const scales = new Uint8Array(count * 4);
-  const scaleView = new DataView(scales.buffer);
-  vectors.forEach((vector, row) => {
-    if (vector.length !== dims) throw new RangeError(`vector ${row} has ${vector.length} dimensions, expected ${dims}`);
-    let max = 0;
-    for (let d = 0; d < dims; d++) max = Math.max(max, Math.abs(vector[d]!));
-    let squares = 0;
-    if (max > 0 && Number.isFinite(max)) {
-      const factor = 127 / max;
-      for (let d = 0; d < dims; d++) {
-        const q = Math.max(-127, Math.min(127, Math.round(vector[d]! * factor)));
-        data[row * dims + d] = q;
-        squares += q * q;
-      }
-    }
-    scaleView.setFloat32(row * 4, squares > 0 ? 1 / Math.sqrt(squares) : 0, true);
-  });
-  return { dims, count, data: new Uint8Array(data.buffer), scales };
 }
 
 /**

@@ -3,7 +3,7 @@
  * Everything that goes wrong becomes a {@link KddError} from the one error table.
  */
 import type { IncomingMessage } from 'node:http';
-import { createError, type KddError } from '../runtime/errors.js';
+import { createError, type KddError } from '../model/errors.js';
 
 export interface BodyLimits {
   /** Largest accepted body, bytes. */

@@ -18,8 +18,8 @@ import { watch, type FSWatcher } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { loadBundle } from '../library/load-bundle.js';
-import { POINTER_FILE } from '../runtime/bundle-format.js';
-import { createError, toKddError } from '../runtime/errors.js';
+import { POINTER_FILE } from '../formats/bundle/types.js';
+import { createError, toKddError } from '../model/errors.js';
 import type { KddIndex } from '../runtime/kdd-index.js';
 import { parsePointer } from '../runtime/load.js';
 

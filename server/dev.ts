@@ -14,8 +14,8 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { basename, join, relative, resolve } from 'node:path';
 import { watch } from 'chokidar';
-import { writeAtomic } from '../compiler/emit/atomic.js';
-import { readPointer, writeDist } from '../compiler/emit/dist.js';
+import { writeAtomic } from '../compiler/atomic.js';
+import { readPointer, writeDist } from '../compiler/pack/dist.js';
 import type { BuildWarning } from '../compiler/diagnostics.js';
 import { buildIndex, type IndexBuildReport } from '../compiler/incremental.js';
 import { SKIPPED_DIRS, SPEC_EXTENSIONS } from '../compiler/read.js';

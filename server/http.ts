@@ -22,7 +22,7 @@ import type { AddressInfo } from 'node:net';
 import { realpath, stat } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import sirv from 'sirv';
-import { createError, toKddError, type KddError } from '../runtime/errors.js';
+import { createError, toKddError, type KddError } from '../model/errors.js';
 import { BodyError, readJsonBody } from './body.js';
 import { createBundleHolder, type BundleHolder, type BundleHolderOptions, type LoadedBundle, type ReloadOutcome } from './bundle-holder.js';
 import { createQueryVectors, type QueryVectorOptions } from '../library/query-vectors.js';

@@ -3,7 +3,7 @@
  * paths, the snippet, the relations, the token count), beside the full answer in
  * `structuredContent`. Presentation only: everything shown here is in the structured answer.
  */
-import type { KddWarning } from '../runtime/errors.js';
+import type { KddWarning } from '../model/errors.js';
 import type { QueryName, QueryResult } from '../runtime/queries/registry.js';
 
 type Renderers = { [N in QueryName]: (result: QueryResult<N>) => string };

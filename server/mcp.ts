@@ -18,7 +18,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { resolve } from 'node:path';
 import { createQueryVectors, type QueryVectorOptions } from '../library/query-vectors.js';
-import { createError, toKddError } from '../runtime/errors.js';
+import { createError, toKddError } from '../model/errors.js';
 import { nodeSummary } from '../runtime/queries/lookup.js';
 import { createBundleHolder, type BundleHolder, type BundleHolderOptions } from './bundle-holder.js';
 import { TOOLS, type ToolContext } from './mcp-tools.js';

@@ -8,7 +8,7 @@
  */
 import { open, realpath } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import { createError } from '../runtime/errors.js';
+import { createError } from '../model/errors.js';
 
 /** Spec files only: a specs root may hold other files an agent has no business reading. */
 const SPEC_EXTENSIONS = ['.md', '.markdown', '.feature'];

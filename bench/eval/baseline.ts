@@ -3,7 +3,7 @@
  * folded lower-case words, no stemming, no stop words, no fields, no graph — roughly what an
  * off-the-shelf full-text engine gives on these specs.
  */
-import type { GraphNode } from '../../runtime/model.js';
+import type { GraphNode } from '../../model/graph.js';
 
 const words = (text: string) => text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
 

@@ -4,9 +4,9 @@
  * Run: npx tsx bench/eval/perf.ts [N=10000] [specsDir]
  */
 import { compile } from '../../compiler/build.js';
-import { packBundle } from '../../compiler/emit/pack.js';
+import { packBundle } from '../../compiler/pack/pack.js';
 import { loadIndex } from '../../runtime/load.js';
-import type { GraphEdge, GraphNode } from '../../runtime/model.js';
+import type { GraphEdge, GraphNode } from '../../model/graph.js';
 import { context } from '../../runtime/queries/context.js';
 import { DEFAULT_SOURCE } from '../generate.js';
 

@@ -17,7 +17,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { decodeBundle } from '../../runtime/bundle-format.js';
+import { decodeBundle } from '../../formats/bundle/bundle.js';
 import { fixed, median, withTarget, type Scenario } from '../scenario.js';
 
 const CLI = fileURLToPath(new URL('../../build/cli/main.js', import.meta.url));
@@ -54,8 +54,8 @@ const scenario: Scenario = {
     const work = await mkdtemp(join(tmpdir(), 'kdd-bench-cli-'));
     try {
       const bytes = await context.bundle(corpus);
-      const { bundleHash } = await import('../../compiler/emit/pack.js');
-      const { writeDist } = await import('../../compiler/emit/dist.js');
+      const { bundleHash } = await import('../../compiler/pack/pack.js');
+      const { writeDist } = await import('../../compiler/pack/dist.js');
       const hash = bundleHash(bytes);
       await writeDist(work, { bytes, hash, fileName: `kdd-${hash}.msgpack` }, decodeBundle(bytes).manifest);
 

@@ -125,7 +125,8 @@ async function fixtureThroughput(context: Parameters<Scenario['run']>[1]): Promi
 
 /** recall@10 of int8 vectors against float32 on random unit vectors (the worst case for int8). */
 async function quantizationRecall(): Promise<string> {
-  const { cosineTopK, exactTopK, quantize, recallAtK, toVectorStore } = await import('../../runtime/vectors.js');
+  const { cosineTopK, exactTopK, recallAtK, toVectorStore } = await import('../../runtime/vectors.js');
+  const { quantize } = await import('../../formats/bundle/vectors.js');
   const random = mulberry32(23);
   const unit = () => {
     const v = Float32Array.from({ length: DIMENSIONS }, () => random() * 2 - 1);

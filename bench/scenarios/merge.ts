@@ -19,9 +19,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { build } from '../../compiler/build.js';
-import { CACHE_DIR } from '../../compiler/emit/record-cache.js';
+import { CACHE_DIR } from '../../compiler/cache/record-cache.js';
 import { buildIndex } from '../../compiler/incremental.js';
-import { mergeAndWrite, type MergeStages, type MergeWriteReport } from '../../compiler/merge-write.js';
+import { mergeAndWrite, type MergeStages, type MergeWriteReport } from '../../compiler/team/merge-write.js';
 import { listSpecPaths } from '../../compiler/read.js';
 import { replicateCorpus } from '../../test/helpers/replicate-corpus.js';
 import { DEFAULT_SOURCE } from '../generate.js';
@@ -145,7 +145,7 @@ const scenario: Scenario = {
           `Merge = \`mergeAndWrite({ paths: [3 × .kdd-index/], outDir })\` (or \`refs: [dev0, dev1, dev2], repo\`): read the inputs, pick winners (last write wins), re-link, pack, write \`dist/\`. Medians of the runs shown, each after a forced GC; the split is the median of each stage (\`stages_ms\` of the report; write = merge caches + bundle + \`kdd.json\`).`,
           `Indexes: ${DEVELOPERS} trees of ${int(documents)} documents (whole copies of the kdd-engine corpus, \`test/helpers/replicate-corpus.ts\`), neighbours sharing a third; built with \`build\` first (untimed). Git: each \`.kdd-index/\` committed on its own branch of one repository.`,
           'Cold: folders without their `.kdd-index/.cache/` (every node file read and parsed), and for both rows a new output folder per run (no merge cache: every node tokenised and chunked; every node file read from git).',
-          'Warm, what a server re-merging after each push sees: before each run one sentence is appended to one spec of one input (a different input each run), that input is rebuilt with `buildIndex` (and, for git, its `.kdd-index/` committed on its branch), all untimed. The merge then reads folders from their record caches (`.kdd-index/.cache/records`) or, for git, takes every unchanged node file from the blob cache (`<outDir>/.cache/git-blobs`), and packs with the memo the previous merge left (`<outDir>/.cache/merge-pack`). A cache file is rewritten only when more than 16 of its entries changed (`worthRewriting` in compiler/emit/rewrite-policy.ts), so run k reads k node files from git and tokenises k nodes again, and writes no cache.',
+          'Warm, what a server re-merging after each push sees: before each run one sentence is appended to one spec of one input (a different input each run), that input is rebuilt with `buildIndex` (and, for git, its `.kdd-index/` committed on its branch), all untimed. The merge then reads folders from their record caches (`.kdd-index/.cache/records`) or, for git, takes every unchanged node file from the blob cache (`<outDir>/.cache/git-blobs`), and packs with the memo the previous merge left (`<outDir>/.cache/merge-pack`). A cache file is rewritten only when more than 16 of its entries changed (`worthRewriting` in compiler/cache/rewrite-policy.ts), so run k reads k node files from git and tokenises k nodes again, and writes no cache.',
           'Checked: the last warm bundle of each row is byte-identical to a merge of the same indexes with no cache at all.',
         ],
       };

@@ -17,7 +17,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import sirv from 'sirv';
-import { decodeBundle } from '../../runtime/bundle-format.js';
+import { decodeBundle } from '../../formats/bundle/bundle.js';
 import { int, median, type Corpus, type Scenario, type ScenarioReport } from '../scenario.js';
 
 /** One cold browser per query; phrases from the generated corpus' vocabulary, both languages. */
@@ -116,8 +116,8 @@ export default scenario;
 async function prepareDist(work: string, corpus: Corpus, bytes: Uint8Array, app: string): Promise<string> {
   const dist = join(work, `dist-${corpus.documents}`);
   await mkdir(dist, { recursive: true });
-  const { bundleHash } = await import('../../compiler/emit/pack.js');
-  const { writeDist } = await import('../../compiler/emit/dist.js');
+  const { bundleHash } = await import('../../compiler/pack/pack.js');
+  const { writeDist } = await import('../../compiler/pack/dist.js');
   const { writeSite } = await import('../../library/site.js');
   const hash = bundleHash(bytes);
   await writeDist(dist, { bytes, hash, fileName: `kdd-${hash}.msgpack` }, decodeBundle(bytes).manifest);

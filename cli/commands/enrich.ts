@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import { enrich, type EnrichReport } from '../../compiler/enrich/enrich.js';
 import { PROVIDERS } from '../../compiler/enrich/resolve-agent.js';
 import type { EnrichProvider } from '../../compiler/enrich/artifact.js';
-import { createError, ERRORS, EXIT, toKddError } from '../../runtime/errors.js';
+import { createError, ERRORS, EXIT, toKddError } from '../../model/errors.js';
 import { parseFlags, UsageError, type CliIO, type Command, type FlagTable } from '../command.js';
 
 const USAGE = 'kdd enrich NODE_ID… [options]\n       kdd enrich --all [--changed] [options]';

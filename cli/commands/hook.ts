@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { installHook, uninstallHook, type HookChange, type HookKind } from '../../compiler/hooks.js';
+import { installHook, uninstallHook, type HookChange, type HookKind } from '../../compiler/team/hooks.js';
 import { parseFlags, UsageError, type Command, type FlagTable } from '../command.js';
 
 /** Every `kdd hook` flag: what it parses and what `kdd hook --help` prints. */

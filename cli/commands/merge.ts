@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
-import { mergeAndWrite, type MergeWriteReport } from '../../compiler/merge-write.js';
-import { CONFLICT_STRATEGIES, type ConflictStrategy } from '../../compiler/merge.js';
+import { mergeAndWrite, type MergeWriteReport } from '../../compiler/team/merge-write.js';
+import { CONFLICT_STRATEGIES, type ConflictStrategy } from '../../compiler/team/merge.js';
 import { parseFlags, UsageError, type Command, type FlagTable } from '../command.js';
 
 /** Every `kdd merge` flag: what it parses and what `kdd merge --help` prints. */

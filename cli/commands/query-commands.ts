@@ -5,14 +5,14 @@
  * Flags and positionals → params → {@link answerQuery} (the library's path: node references
  * resolved, `query_text` embedded at L2) → print. Every command takes `--bundle DIR` (default
  * `dist`) and `--json` (the query's answer as pretty JSON on stdout); text queries also take
- * `--models-dir DIR`. Errors: message on stderr, exit code from runtime/errors.ts, and with
+ * `--models-dir DIR`. Errors: message on stderr, exit code from model/errors.ts, and with
  * `--json` the `{error:{code,message}}` object on stdout as well.
  */
 import { resolve } from 'node:path';
 import type { ParseArgsConfig } from 'node:util';
 import { loadBundle } from '../../library/load-bundle.js';
 import { answerQuery, createQueryVectors } from '../../library/query-vectors.js';
-import { createError, EXIT, toKddError } from '../../runtime/errors.js';
+import { createError, EXIT, toKddError } from '../../model/errors.js';
 import type { ParamSpec } from '../../runtime/param-spec.js';
 import { QUERIES, type QueryDef, type QueryEnv, type QueryName, type QueryResult } from '../../runtime/queries/registry.js';
 import type { Why } from '../../runtime/search/explain.js';

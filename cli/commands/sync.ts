@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { pullFromFolder, pullWithGit, pushToFolder, pushWithGit, type SyncPullReport, type SyncPushReport } from '../../compiler/sync-push.js';
+import { pullFromFolder, pullWithGit, pushToFolder, pushWithGit, type SyncPullReport, type SyncPushReport } from '../../compiler/team/sync.js';
 import { parseFlags, UsageError, type Command, type FlagTable } from '../command.js';
 
 const USAGE = [

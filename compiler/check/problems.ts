@@ -6,7 +6,7 @@
  */
 import type { BuildWarning } from '../diagnostics.js';
 import type { KddIndex } from '../../runtime/kdd-index.js';
-import type { GraphNode } from '../../runtime/model.js';
+import type { GraphNode } from '../../model/graph.js';
 import { coverage, COVERAGE_RULES } from '../../runtime/queries/coverage.js';
 import { health } from '../../runtime/queries/health.js';
 import { violations } from '../../runtime/queries/violations.js';

@@ -15,7 +15,7 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeAtomic, writeIfChanged } from '../emit/atomic.js';
+import { writeAtomic, writeIfChanged } from '../atomic.js';
 import { modelSlug, type Embedder } from './embedder.js';
 
 export const SHARD_MAGIC = 'KDDV';

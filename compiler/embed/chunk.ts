@@ -21,8 +21,8 @@
  *
  * Pure and isomorphic (no I/O): the runtime may use it too.
  */
-import type { Kind, GraphNode, NodeSection } from '../../runtime/model.js';
-import { kindSpec } from '../kinds/table.js';
+import type { Kind, GraphNode, NodeSection } from '../../model/graph.js';
+import { kindSpec } from '../../model/kinds.js';
 
 export const MIN_WORDS = 20;
 /** Every chunk's `text` is shorter than this many characters (UTF-16 code units). */

@@ -37,7 +37,7 @@ export type EmbeddingErrorCode =
   /** `kdd model pull` could not download the model. */
   | 'MODEL_DOWNLOAD_FAILED';
 
-/** Process exit codes by error family (same numbers as runtime/errors.ts EXIT). */
+/** Process exit codes by error family (same numbers as model/errors.ts EXIT). */
 const EXIT_CODES: Record<EmbeddingErrorCode, number> = {
   BACKEND_NOT_INSTALLED: 4,
   MODEL_NOT_AVAILABLE: 4,

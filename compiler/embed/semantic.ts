@@ -3,9 +3,9 @@
  * (asked for with `--embedder`, or the default model already pulled), L1 otherwise. An L2 that
  * fails mid-way degrades to L1 with an EMBEDDING_FAILED warning; the build never aborts for it.
  */
-import type { IndexManifest } from '../../runtime/model.js';
+import type { IndexManifest } from '../../model/graph.js';
 import { warning, type BuildWarning } from '../diagnostics.js';
-import type { PackVectors } from '../emit/pack.js';
+import type { PackVectors } from '../pack/pack.js';
 import type { Graph } from '../graph/link.js';
 import { DEFAULT_DTYPE, DEFAULT_MODEL, type Embedder, type ModelDtype } from './embedder.js';
 import { listModels } from './pull.js';

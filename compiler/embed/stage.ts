@@ -6,8 +6,8 @@
  * build degrades and carries on. The model is loaded only when some chunk is not in the cache, so
  * an incremental build with nothing new (or a pack from a committed `.kdd-index/`) needs no model.
  */
-import type { GraphNode } from '../../runtime/model.js';
-import { quantize, type QuantizedVectors } from '../../runtime/vectors.js';
+import type { GraphNode } from '../../model/graph.js';
+import { quantize, type QuantizedVectors } from '../../formats/bundle/vectors.js';
 import { VectorCache, textHash, type CacheSaveReport } from './cache.js';
 import { chunkNode, type Chunk } from './chunk.js';
 import { DEFAULT_DTYPE, DEFAULT_MODEL, EmbeddingError, embedderId, resolveModel, type Embedder, type EmbeddingErrorCode, type ModelDtype } from './embedder.js';

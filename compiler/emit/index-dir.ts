@@ -5,11 +5,11 @@
  */
 import { access, readdir, rm } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import type { GraphEdge, IndexManifest } from '../../runtime/model.js';
-import type { DocumentRecord } from '../kinds/extract.js';
+import type { GraphEdge, IndexManifest } from '../../model/graph.js';
+import type { DocumentRecord } from '../../model/records.js';
 import type { Graph } from '../graph/link.js';
-import { canonical, stableJson } from './canonical.js';
-import { forEachLimited, writeManyIfChanged } from './atomic.js';
+import { canonical, stableJson } from '../../formats/canonical.js';
+import { forEachLimited, writeManyIfChanged } from '../atomic.js';
 
 export interface IndexDirWrite {
   written: string[];

@@ -11,7 +11,7 @@ import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
-import { forEachLimited, writeAtomic } from './atomic.js';
+import { forEachLimited, writeAtomic } from '../atomic.js';
 
 const brotli = promisify(brotliCompress);
 const gz = promisify(gzip);

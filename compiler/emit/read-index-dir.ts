@@ -9,10 +9,10 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import { createError } from '../../runtime/errors.js';
-import type { GraphNode, IndexManifest } from '../../runtime/model.js';
-import type { DocumentRecord, RawLink } from '../kinds/extract.js';
-import { forEachLimited } from './atomic.js';
+import { createError } from '../../model/errors.js';
+import type { GraphNode, IndexManifest } from '../../model/graph.js';
+import type { DocumentRecord, RawLink } from '../../model/records.js';
+import { forEachLimited } from '../atomic.js';
 import { rememberNodeFileText } from './index-dir.js';
 
 export interface IndexDirContent {

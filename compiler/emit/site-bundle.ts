@@ -11,9 +11,9 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Packr } from 'msgpackr';
-import type { Bundle } from '../../runtime/bundle-format.js';
-import { KINDS, LAYERS, type GraphNode } from '../../runtime/model.js';
-import { bytesToU16, bytesToU32 } from '../../runtime/search/_bytes.js';
+import type { Bundle } from '../../formats/bundle/types.js';
+import { KINDS, LAYERS, type GraphNode } from '../../model/graph.js';
+import { bytesToU16, bytesToU32 } from '../../formats/bytes.js';
 import { exactKeys, keyTable, type SerializedTextIndex } from '../../runtime/search/bm25f.js';
 import { PRIMARY_SECTIONS } from '../../runtime/search/fields.js';
 import {
@@ -32,7 +32,7 @@ import {
   type SitePointer,
   type TermShard,
 } from '../../site/src/format.js';
-import { forEachLimited, writeAtomic } from './atomic.js';
+import { forEachLimited, writeAtomic } from '../atomic.js';
 import { removeOrphanCopies, writeCompressedCopiesOf } from './precompress.js';
 import { packSiteGraph } from './site-graph.js';
 

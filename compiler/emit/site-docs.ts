@@ -10,13 +10,13 @@ import { removeOrphanCopies, writeCompressedCopies } from './precompress.js';
 import { createHash } from 'node:crypto';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Bundle } from '../../runtime/bundle-format.js';
-import type { GraphNode } from '../../runtime/model.js';
+import type { Bundle } from '../../formats/bundle/types.js';
+import type { GraphNode } from '../../model/graph.js';
 import { DOCS_FILE, DOCS_FORMAT, DOCS_POINTER_FILE, docBucket, IDS_PER_BUCKET, type DocBucket, type DocPiece, type DocsPointer } from '../../site/src/doc-format.js';
 import { LinkResolver } from '../graph/resolve.js';
 import { parseFrontMatter } from '../parse/front-matter.js';
 import { renderFeature, renderFrontMatter, renderMarkdown, type RenderContext } from '../render/spec-html.js';
-import { writeAtomic } from './atomic.js';
+import { writeAtomic } from '../atomic.js';
 
 export interface SiteDocs {
   pointer: DocsPointer;

@@ -7,9 +7,9 @@
  * most edges into it), so a depth-2 neighbourhood spans a few chunks instead of one chunk per
  * neighbour. Bundle order (sorted ids) would scatter a document's neighbours over the whole tree.
  */
-import type { Bundle } from '../../runtime/bundle-format.js';
+import type { Bundle } from '../../formats/bundle/types.js';
 import type { KddIndex } from '../../runtime/kdd-index.js';
-import { KINDS, LAYERS } from '../../runtime/model.js';
+import { KINDS, LAYERS } from '../../model/graph.js';
 import { impact } from '../../runtime/queries/impact.js';
 import { encodeVarints, GRAPH_CHUNK, SITE_FORMAT, type GraphChunk, type GraphMeta, type IdShard, type ShardRef } from '../../site/src/format.js';
 import { danglingByNode, nodeView } from '../../site/src/node-view.js';

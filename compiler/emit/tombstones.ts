@@ -6,9 +6,9 @@
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { compare } from '../graph/link.js';
-import { writeIfChanged } from './atomic.js';
-import { canonical } from './canonical.js';
-import { createError } from '../../runtime/errors.js';
+import { writeIfChanged } from '../atomic.js';
+import { canonical } from '../../formats/canonical.js';
+import { createError } from '../../model/errors.js';
 import { readIndexDir, type IndexDirContent, type OnCorrupt } from './read-index-dir.js';
 
 export const TOMBSTONES_FILE = 'tombstones.jsonl';

@@ -9,9 +9,9 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { IMPLICIT_RELATION_TYPES, type ImplicitRelationType } from '../../runtime/enrichment.js';
-import { writeIfChanged } from '../emit/atomic.js';
-import { stableJson } from '../emit/canonical.js';
+import { IMPLICIT_RELATION_TYPES, type ImplicitRelationType } from '../../model/enrichment.js';
+import { writeIfChanged } from '../atomic.js';
+import { stableJson } from '../../formats/canonical.js';
 import { warning, type BuildWarning } from '../diagnostics.js';
 
 /** Bumped on an incompatible change of the file; other versions are ignored with a warning. */

@@ -6,7 +6,7 @@
  */
 import { spawn } from 'node:child_process';
 import { basename } from 'node:path';
-import { createError } from '../../runtime/errors.js';
+import { createError } from '../../model/errors.js';
 import { excerpt, redact, type Agent } from './agent.js';
 import { promptText } from './prompt.js';
 

@@ -12,10 +12,10 @@
  *   (`kdd enrich --all --changed` refreshes those).
  */
 import { createHash } from 'node:crypto';
-import { ENRICHMENT_SECTION_FIELD, ENRICHMENT_SECTION_HEADING, implicitEdgeType } from '../../runtime/enrichment.js';
-import type { GraphEdge, GraphNode, IndexManifest } from '../../runtime/model.js';
+import { ENRICHMENT_SECTION_FIELD, ENRICHMENT_SECTION_HEADING, implicitEdgeType } from '../../model/enrichment.js';
+import type { GraphEdge, GraphNode, IndexManifest } from '../../model/graph.js';
 import { warning, type BuildWarning } from '../diagnostics.js';
-import { stableJson } from '../emit/canonical.js';
+import { stableJson } from '../../formats/canonical.js';
 import { compareEdges, type Graph } from '../graph/link.js';
 import { enrichmentFileName, ENRICHMENTS_DIR, type Enrichment, type EnrichmentSet } from './artifact.js';
 

@@ -16,8 +16,8 @@
  */
 import { realpath, readFile } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { createError, isKddError, toKddError, type ErrorCode } from '../../runtime/errors.js';
-import type { GraphNode } from '../../runtime/model.js';
+import { createError, isKddError, toKddError, type ErrorCode } from '../../model/errors.js';
+import type { GraphNode } from '../../model/graph.js';
 import { readIndexDir } from '../emit/read-index-dir.js';
 import { linkRecords, type Graph } from '../graph/link.js';
 import { buildIndex } from '../incremental.js';

@@ -8,7 +8,7 @@
  *   capped at `maxRetryWaitMs`.
  * - Other statuses and unusable bodies are AGENT_ERROR with the provider's message, redacted.
  */
-import { createError, isKddError, type KddError } from '../../runtime/errors.js';
+import { createError, isKddError, type KddError } from '../../model/errors.js';
 import { excerpt, redact, type Agent } from './agent.js';
 import type { Prompt } from './prompt.js';
 

@@ -10,9 +10,9 @@
  * defeat the cache.
  */
 import { createHash } from 'node:crypto';
-import { IMPLICIT_RELATION_TYPES, isAgentEdge } from '../../runtime/enrichment.js';
-import type { GraphEdge, GraphNode } from '../../runtime/model.js';
-import { stableJson } from '../emit/canonical.js';
+import { IMPLICIT_RELATION_TYPES, isAgentEdge } from '../../model/enrichment.js';
+import type { GraphEdge, GraphNode } from '../../model/graph.js';
+import { stableJson } from '../../formats/canonical.js';
 
 export const PROMPT_VERSION = 'kdd-enrich/1';
 

@@ -6,7 +6,7 @@
  * with an unknown type, a target that is not a node, or a bad confidence is dropped with a
  * warning and the rest is kept. Every string is trimmed, stripped of control characters and capped.
  */
-import { IMPLICIT_RELATION_TYPES, type ImplicitRelationType } from '../../runtime/enrichment.js';
+import { IMPLICIT_RELATION_TYPES, type ImplicitRelationType } from '../../model/enrichment.js';
 import type { ImplicitRelation } from './artifact.js';
 
 export interface EnrichmentBody {

@@ -9,7 +9,7 @@
  * OPENAI_API_KEY that is set, else anthropic.
  */
 import { basename } from 'node:path';
-import { createError } from '../../runtime/errors.js';
+import { createError } from '../../model/errors.js';
 import type { Agent } from './agent.js';
 import type { EnrichProvider } from './artifact.js';
 import { createCommandAgent, splitCommand } from './command-agent.js';

@@ -1,5 +1,5 @@
 /** BR-LAYER-001: the layer hierarchy as numbers, and the violation test on an edge. */
-import type { GraphEdge, GraphNode, Layer } from '../../runtime/model.js';
+import type { GraphEdge, GraphNode, Layer } from '../../model/graph.js';
 
 /** 00-requirements and 05-architecture sit outside the 01→04 flow: rank 0, never a violation source. */
 const RANK: Record<Layer, number> = {

@@ -3,11 +3,11 @@
  * kind table's rules, flags layer violations (BR-LAYER-001), adds implicit LAYER_DEPENDENCY edges,
  * and keeps unresolved links as dangling references. Pure: same records ⇒ same graph.
  */
-import type { DanglingLink, GraphEdge, GraphNode, LayerViolation } from '../../runtime/model.js';
+import type { DanglingLink, GraphEdge, GraphNode, LayerViolation } from '../../model/graph.js';
 import { warning, type BuildWarning } from '../diagnostics.js';
-import type { DocumentRecord, RawLink } from '../kinds/extract.js';
-import { canonical } from '../emit/canonical.js';
-import { kindSpec } from '../kinds/table.js';
+import type { DocumentRecord, RawLink } from '../../model/records.js';
+import { canonical } from '../../formats/canonical.js';
+import { kindSpec } from '../../model/kinds.js';
 import { isLayerViolation, layerDependencyEdge } from './layers.js';
 import { LinkResolver } from './resolve.js';
 

@@ -3,9 +3,9 @@
  * graph"), domain-local first, then `core`, then `_shared`, then anywhere. Matching ignores case
  * only after an exact-case miss, so `[[pedido]]` still finds `Pedido`.
  */
-import type { GraphNode } from '../../runtime/model.js';
-import { KIND_TABLE } from '../kinds/table.js';
-import { baseName } from '../kinds/extract.js';
+import type { GraphNode } from '../../model/graph.js';
+import { KIND_TABLE } from '../../model/kinds.js';
+import { baseName } from '../kinds/record.js';
 
 type Tier = 'node_id' | 'doc_id' | 'file' | 'title' | 'alias';
 const TIERS: readonly Tier[] = ['node_id', 'doc_id', 'file', 'title', 'alias'];

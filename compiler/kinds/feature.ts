@@ -3,14 +3,14 @@
  * name, and the links from scenario names, tags and step text (doc strings are example specs, so
  * their links describe the example, not what the scenario validates).
  */
-import type { GraphNode } from '../../runtime/model.js';
+import type { GraphNode } from '../../model/graph.js';
 import { parseGherkin } from '../parse/gherkin.js';
 import type { GherkinStep, WikiLink } from '../parse/types.js';
 import type { SourceFile } from '../read.js';
-import type { ExtractContext, ExtractOutcome, RawLink } from './extract.js';
-import { baseName, nodeId } from './extract.js';
+import { type ExtractContext, type ExtractOutcome, baseName, nodeId } from './record.js';
+import type { RawLink } from '../../model/records.js';
 import { placeInTree } from './route.js';
-import { kindSpec } from './table.js';
+import { kindSpec } from '../../model/kinds.js';
 
 const FEATURE = kindSpec('feature')!;
 

@@ -5,7 +5,7 @@
 import { parseStateDiagram } from '../parse/mermaid.js';
 import type { Section, Table } from '../parse/types.js';
 import { renderWikiLinks } from '../parse/wiki-links.js';
-import type { SectionSpec } from './table.js';
+import type { SectionSpec } from '../../model/kinds.js';
 import { columnKey } from './vocabulary.js';
 
 export function fieldValue(spec: SectionSpec, sections: readonly Section[]): unknown {

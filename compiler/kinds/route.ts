@@ -3,8 +3,8 @@
  * the folder only validates (a mismatch is a warning, never a re-routing). Also derives the
  * document's place in the tree: layer from the path, domain from `domains/<name>/` or `_shared/`.
  */
-import { LAYERS, type Layer } from '../../runtime/model.js';
-import { kindSpec, type KindSpec } from './table.js';
+import { LAYERS, type Layer } from '../../model/graph.js';
+import { kindSpec, type KindSpec } from '../../model/kinds.js';
 
 export interface TreePlace {
   domain: string | null;

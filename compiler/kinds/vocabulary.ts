@@ -2,7 +2,7 @@
  * Text normalisation for matching headings and table headers written in Spanish or English,
  * with or without accents, numbering or annotations (`## Main Flow (Happy Path)`, `## 1. Scope`).
  */
-import type { KindSpec, SectionSpec } from './table.js';
+import type { KindSpec, SectionSpec } from '../../model/kinds.js';
 
 export function foldText(text: string): string {
   return text.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase();

@@ -7,7 +7,7 @@
  * hold a whole example spec, whose links describe the example, not the scenario.
  */
 import type { GherkinExamples, GherkinFeature, GherkinScenario, GherkinStep, WikiLink } from './types.js';
-import { dialectFor, type Dialect } from './_gherkin-dialects.js';
+import { dialectFor, type Dialect } from './gherkin-dialects.js';
 import { findIdReferences, findWikiLinks, idReferenceLink, replaceWikiLinks, uniqueLinks } from './wiki-links.js';
 
 export class GherkinError extends Error {

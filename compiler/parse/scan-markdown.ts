@@ -1,6 +1,6 @@
 /**
- * Markdown body → `ParsedMarkdown`, by hand: a line-oriented block scanner (_scan-blocks.ts) and an
- * inline renderer straight to plain text (_scan-inline.ts), with no syntax tree in between.
+ * Markdown body → `ParsedMarkdown`, by hand: a line-oriented block scanner (scan/blocks.ts) and an
+ * inline renderer straight to plain text (scan/inline.ts), with no syntax tree in between.
  *
  * Why not remark: unified + remark-gfm reads about 0.4 MB/s, and a 10k-spec build must parse
  * ~60 MB in seconds. This scanner gives the same `ParsedMarkdown` as the remark reference
@@ -8,7 +8,7 @@
  *
  * Deliberate differences from remark, all on constructs specs do not use:
  * - GFM footnotes (`[^1]` and `[^1]: text`) are read as ordinary text;
- * - named character references other than the common few in _scan-inline.ts stay as typed
+ * - named character references other than the common few in scan/inline.ts stay as typed
  *   (`&alpha;` is not decoded; numeric ones such as `&#945;` are);
  * - GFM bare autolinks (`www.x.com`, `https://x.com`) are plain text: their text is the same,
  *   only emphasis markers inside a URL (`https://x.com/*a*`) would be read differently;
@@ -16,10 +16,10 @@
  *   corner of CommonMark (no nested brackets in labels, no multi-line titles with blank lines).
  */
 import type { CodeBlock, ParsedMarkdown, Section, Table, WikiLink } from './types.js';
-import { htmlText, tidy } from './_plain-text.js';
-import { scanBlocks, type BlockNode } from './_scan-blocks.js';
-import { hasToken, normalizeLabel, renderInline, type InlineScope } from './_scan-inline.js';
-import { shieldWikiLinks, type WikiLinkShield } from './_wiki-shield.js';
+import { htmlText, tidy } from './scan/plain-text.js';
+import { scanBlocks, type BlockNode } from './scan/blocks.js';
+import { hasToken, normalizeLabel, renderInline, type InlineScope } from './scan/inline.js';
+import { shieldWikiLinks, type WikiLinkShield } from './scan/wiki-shield.js';
 import { uniqueLinks } from './wiki-links.js';
 
 /** Same contract as `parseMarkdown`: front-matter already removed, never throws. */

@@ -8,8 +8,8 @@
 import MarkdownIt from 'markdown-it';
 import { SECTION_ID_PREFIX } from '../../site/src/doc-format.js';
 import { slug } from '../embed/chunk.js';
-import { LINK_KEYS } from '../kinds/extract.js';
-import { dialectFor } from '../parse/_gherkin-dialects.js';
+import { LINK_KEYS } from '../kinds/markdown.js';
+import { dialectFor } from '../parse/gherkin-dialects.js';
 import { parseGherkin } from '../parse/gherkin.js';
 import type { GherkinExamples, GherkinStep } from '../parse/types.js';
 import { parseWikiLink } from '../parse/wiki-links.js';

@@ -2,7 +2,7 @@
  * Parameter declarations several queries share (one wording, one range). Each query module lists
  * its own parameters from these and its own (runtime/param-spec.ts explains the format).
  */
-import { KINDS, LAYERS } from '../model.js';
+import { KINDS, LAYERS } from '../../model/graph.js';
 import type { BooleanSpec, IntegerSpec, ListSpec, StringSpec } from '../param-spec.js';
 
 export const QUERY_TEXT_MIN = 3;

@@ -18,10 +18,10 @@
  * Pure and synchronous: the one wall-clock value, `metadata.timestamp`, comes from `env.now`;
  * `query_time_ms` is measured with the monotonic `performance.now()` (or `env.timer`).
  */
-import type { Bundle } from '../bundle-format.js';
-import { createError, warning, type KddWarning } from '../errors.js';
+import type { Bundle } from '../../formats/bundle/types.js';
+import { createError, warning, type KddWarning } from '../../model/errors.js';
 import type { KddIndex } from '../kdd-index.js';
-import type { GraphNode } from '../model.js';
+import type { GraphNode } from '../../model/graph.js';
 import { analyzeQuery } from '../search/rank.js';
 import { queryVectorParam, topChunks } from '../search/semantic.js';
 import { chunkTermFrequencies, isChunkIndex, restoreChunkIndex, type ChunkIndex } from '../search/chunk-index.js';

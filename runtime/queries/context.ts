@@ -12,11 +12,11 @@
  * through one and `graph_expansion` holds none; the violating edges met are listed in
  * `layer_violations`. Nodes that match the query text themselves are kept.
  */
-import { warning, type KddWarning } from '../errors.js';
-import { isAgentEdge } from '../enrichment.js';
-import { implicitMark } from './_graph.js';
+import { warning, type KddWarning } from '../../model/errors.js';
+import { isAgentEdge } from '../../model/enrichment.js';
+import { implicitMark } from './answer-shapes.js';
 import type { KddIndex } from '../kdd-index.js';
-import { type GraphEdge, type GraphNode, type Kind, type Layer, type LayerViolation } from '../model.js';
+import { type GraphEdge, type GraphNode, type Kind, type Layer, type LayerViolation } from '../../model/graph.js';
 import { fuse, type MatchSource } from '../search/fuse.js';
 import { explainNode, type Why } from '../search/explain.js';
 import { bestSnippet } from '../search/snippet.js';

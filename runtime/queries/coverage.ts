@@ -3,12 +3,14 @@
  * which of them exist. The expectations are one declarative table, {@link COVERAGE_RULES}.
  */
 import type { KddIndex } from '../kdd-index.js';
-import { createError } from '../errors.js';
-import { KINDS, type Kind } from '../model.js';
+import { createError } from '../../model/errors.js';
+import { KINDS, type Kind } from '../../model/graph.js';
 import { paramsObject, requireIndex, stringParam, type RawParams } from '../validate.js';
 import type { ParamsSpec } from '../param-spec.js';
 import { nodeRefParam } from './_params.js';
-import { cmp, nodeRef, percent, requireNode, type NodeRef } from './_graph.js';
+import { compareCodeUnits } from '../../model/order.js';
+import { nodeRef, percent, type NodeRef } from './answer-shapes.js';
+import { requireNode } from './bundle-lookups.js';
 
 export interface CoverageRule {
   /** snake_case name of the expectation (`events`, `business_rules`). */
@@ -157,6 +159,6 @@ function assess(index: KddIndex, position: number, r: CoverageRule): CoverageIte
   consider(outgoing[position] ?? [], 'out');
   consider(incoming[position] ?? [], 'in');
   const status: CoverageStatus = strong.size ? 'covered' : weak.size ? 'partial' : 'missing';
-  const found = [...(strong.size ? strong : weak)].sort(cmp);
+  const found = [...(strong.size ? strong : weak)].sort(compareCodeUnits);
   return { ...r, kinds: [...r.kinds], status, found };
 }

@@ -1,13 +1,16 @@
 /**
  * QRY-001 RetrieveByGraph: the subgraph reachable from a root node within `depth` hops.
  */
-import { isAgentEdge } from '../enrichment.js';
+import { isAgentEdge } from '../../model/enrichment.js';
 import type { KddIndex } from '../kdd-index.js';
-import type { GraphEdge, GraphNode, Kind } from '../model.js';
+import type { GraphEdge, GraphNode, Kind } from '../../model/graph.js';
 import { boolParam, enumParam, intParam, paramsObject, requireIndex, stringListParam, stringParam, type RawParams } from '../validate.js';
 import type { ParamsSpec } from '../param-spec.js';
 import { depthParam, includeImplicitParam, kindsParam, nodeRefParam, respectLayersParam } from './_params.js';
-import { cmp, compareEdges, edgeRef, nodeRef, requireNode, resolveEdgeType, type EdgeRef, type NodeRef } from './_graph.js';
+import { compareCodeUnits } from '../../model/order.js';
+import { compareBySpecificity } from '../../model/edges.js';
+import { edgeRef, nodeRef, type EdgeRef, type NodeRef } from './answer-shapes.js';
+import { requireNode, resolveEdgeType } from './bundle-lookups.js';
 
 export const GRAPH_DIRECTIONS = ['both', 'out', 'in'] as const;
 export type GraphDirection = (typeof GRAPH_DIRECTIONS)[number];
@@ -102,7 +105,7 @@ export function graph(index: KddIndex, params: GraphParams | RawParams): GraphRe
     if (p.kinds && !p.kinds.has(node.kind)) continue;
     related.push({ ...centerOf(node), distance: via.distance, reached_via: edgeRef(edges[via.edge]!) });
   }
-  related.sort((a, b) => a.distance - b.distance || cmp(a.id, b.id));
+  related.sort((a, b) => a.distance - b.distance || compareCodeUnits(a.id, b.id));
 
   const kept = new Set([p.root, ...related.map((r) => idx.nodeIndex.get(r.id)!)]);
   const subgraph = subgraphEdges(idx, kept, p).map((e) => edgeRef(edges[e]!));
@@ -198,5 +201,5 @@ function walk(index: KddIndex, p: ResolvedGraphParams): Map<number, { distance: 
 }
 
 function better(edges: readonly GraphEdge[], a: { edge: number; parent: number }, b: { edge: number; parent: number }): boolean {
-  return (compareEdges(edges[a.edge]!, edges[b.edge]!) || a.parent - b.parent || a.edge - b.edge) < 0;
+  return (compareBySpecificity(edges[a.edge]!, edges[b.edge]!) || a.parent - b.parent || a.edge - b.edge) < 0;
 }

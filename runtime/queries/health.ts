@@ -3,9 +3,9 @@
  * orphan nodes (no edge in or out). Not a spec query; `kdd health` prints it.
  */
 import type { KddIndex } from '../kdd-index.js';
-import type { DanglingLink } from '../model.js';
+import type { DanglingLink } from '../../model/graph.js';
 import { paramsObject, requireIndex, type RawParams } from '../validate.js';
-import { nodeRef, type NodeRef } from './_graph.js';
+import { nodeRef, type NodeRef } from './answer-shapes.js';
 
 export type HealthParams = Record<string, never>;
 

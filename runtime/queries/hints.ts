@@ -9,9 +9,9 @@
  * layer-violating edge); 3. extract each node's content from `indexed_fields` by kind;
  * 4. sort by kind priority and distance, and cut at `max_tokens`.
  */
-import { createError, type KddWarning, warning } from '../errors.js';
+import { createError, type KddWarning, warning } from '../../model/errors.js';
 import type { KddIndex } from '../kdd-index.js';
-import type { GraphEdge, GraphNode, Kind } from '../model.js';
+import type { GraphEdge, GraphNode, Kind } from '../../model/graph.js';
 import { fuse } from '../search/fuse.js';
 import { splitCamel } from '../search/tokenizer.js';
 import { createBudget, estimateJsonTokens, take, truncateToTokens } from '../tokens.js';

@@ -7,13 +7,16 @@
  * WIKI_LINK says its author depends on the target, never the reverse (SCN-RetrieveImpact-002).
  * Feature files are not "affected": they are reported as scenarios to re-run (UC-005 step 6).
  */
-import { IMPLICIT_EDGE_PREFIX, isAgentEdge, isImplicitEdgeType } from '../enrichment.js';
+import { IMPLICIT_EDGE_PREFIX, isAgentEdge, isImplicitEdgeType } from '../../model/enrichment.js';
 import type { KddIndex } from '../kdd-index.js';
-import type { GraphEdge, GraphNode, LayerViolation } from '../model.js';
+import type { GraphEdge, GraphNode, LayerViolation } from '../../model/graph.js';
 import { boolParam, enumParam, intParam, paramsObject, requireIndex, stringParam, type RawParams } from '../validate.js';
 import type { ParamsSpec } from '../param-spec.js';
 import { depthParam, includeImplicitParam, nodeRefParam, respectLayersParam } from './_params.js';
-import { cmp, compareEdges, edgeRank, implicitMark, makeReferenceResolver, nodeRef, perBundle, requireNode, type NodeRef } from './_graph.js';
+import { compareCodeUnits } from '../../model/order.js';
+import { compareBySpecificity, edgeRank } from '../../model/edges.js';
+import { implicitMark, nodeRef, type NodeRef } from './answer-shapes.js';
+import { makeReferenceResolver, perBundle, requireNode } from './bundle-lookups.js';
 
 export const CHANGE_TYPES = ['modify_attribute', 'add_attribute', 'remove', 'rename'] as const;
 export type ChangeType = (typeof CHANGE_TYPES)[number];
@@ -151,8 +154,8 @@ export function impact(index: KddIndex, params: ImpactParams | RawParams): Impac
       });
     }
   }
-  direct.sort((a, b) => cmp(a.id, b.id));
-  transitive.sort((a, b) => a.distance - b.distance || cmp(a.id, b.id));
+  direct.sort((a, b) => compareCodeUnits(a.id, b.id));
+  transitive.sort((a, b) => a.distance - b.distance || compareCodeUnits(a.id, b.id));
   const scenarios = scenariosToRerun(idx, new Set([analysed, ...reached.keys()]));
 
   return {
@@ -221,8 +224,8 @@ function preferred(index: KddIndex, a: Reach, b: Reach): boolean {
   const { nodes, edges } = index.bundle;
   const order =
     a.cost - b.cost ||
-    compareEdges(edges[a.edge]!, edges[b.edge]!) ||
-    cmp(nodes[a.parent]!.id, nodes[b.parent]!.id) ||
+    compareBySpecificity(edges[a.edge]!, edges[b.edge]!) ||
+    compareCodeUnits(nodes[a.parent]!.id, nodes[b.parent]!.id) ||
     a.edge - b.edge;
   return order < 0;
 }
@@ -305,7 +308,7 @@ function violationOf(index: KddIndex, edge: GraphEdge): LayerViolation {
 function uniqueViolations(list: readonly LayerViolation[]): LayerViolation[] {
   const key = (v: LayerViolation) => `${v.from_node}\u0000${v.to_node}\u0000${v.edge_type}`;
   const unique = new Map(list.map((v) => [key(v), v]));
-  return [...unique.keys()].sort(cmp).map((k) => unique.get(k)!);
+  return [...unique.keys()].sort(compareCodeUnits).map((k) => unique.get(k)!);
 }
 
 // ── Scenarios (UC-005 step 6) ───────────────────────────────────────────────────────────────
@@ -336,7 +339,7 @@ const featureTables = perBundle((index) => {
   const { bundle } = index;
   const resolve = makeReferenceResolver(index);
   const positions = bundle.nodes.map((_, i) => i).filter((i) => isFeature(bundle.nodes[i]));
-  positions.sort((a, b) => cmp(bundle.nodes[a]!.source_file, bundle.nodes[b]!.source_file) || cmp(bundle.nodes[a]!.id, bundle.nodes[b]!.id));
+  positions.sort((a, b) => compareCodeUnits(bundle.nodes[a]!.source_file, bundle.nodes[b]!.source_file) || compareCodeUnits(bundle.nodes[a]!.id, bundle.nodes[b]!.id));
   const features: FeatureScenarios[] = [];
   const byTarget = new Map<number, number[]>();
   const touch = (target: number, feature: number) => {
@@ -400,7 +403,7 @@ function scenariosToRerun(index: KddIndex, targets: ReadonlySet<number>): Scenar
 }
 
 function scenarioEntry(feature: GraphNode, scenario: string | null, name: string, hits: ReadonlySet<string>): ScenarioToRerun {
-  const validates = [...hits].sort(cmp);
+  const validates = [...hits].sort(compareCodeUnits);
   const what = scenario === null ? 'The feature' : 'The scenario';
   return {
     feature: feature.source_file,

@@ -4,12 +4,12 @@
  * that `read_section` can read the raw source file through a reader the caller provides (the Node
  * adapter's `--specs-root` reader; the runtime itself never touches a file system).
  */
-import { createError } from '../errors.js';
+import { createError } from '../../model/errors.js';
 import type { KddIndex } from '../kdd-index.js';
-import { KINDS, LAYERS, type GraphNode, type Kind, type Layer } from '../model.js';
+import { KINDS, LAYERS, type GraphNode, type Kind, type Layer } from '../../model/graph.js';
 import type { ParamsSpec } from '../param-spec.js';
 import { enumParam, intParam, paramsObject, requireIndex, stringParam, type RawParams } from '../validate.js';
-import { nodeRef, type NodeRef } from './_graph.js';
+import { nodeRef, type NodeRef } from './answer-shapes.js';
 import { findNodes } from './resolve.js';
 import { search } from './search.js';
 

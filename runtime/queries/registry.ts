@@ -11,10 +11,10 @@
  *
  * Isomorphic: no Node-only imports.
  */
-import { createError, type KddWarning } from '../errors.js';
+import { createError, type KddWarning } from '../../model/errors.js';
 import type { KddIndex } from '../kdd-index.js';
 import { CHANGE_TYPES } from './impact.js';
-import { KINDS, LAYERS } from '../model.js';
+import { KINDS, LAYERS } from '../../model/graph.js';
 import { paramsSchema, schema as s, type JsonSchema, type ParamsSpec } from '../param-spec.js';
 import { paramsObject, requireIndex } from '../validate.js';
 import { chunks, CHUNKS_PARAMS, type ChunksResult } from './chunks.js';

@@ -11,9 +11,9 @@
  * says so: `retrieval_strategy: 'lexical'`, `embedding_model: null` and a `NO_EMBEDDINGS` warning,
  * instead of failing, so agents always get an answer offline (BR-INDEX-001: L1 always works).
  */
-import { warning, type KddWarning } from '../errors.js';
+import { warning, type KddWarning } from '../../model/errors.js';
 import type { KddIndex } from '../kdd-index.js';
-import type { Kind, Layer } from '../model.js';
+import type { Kind, Layer } from '../../model/graph.js';
 import type { ParamsSpec } from '../param-spec.js';
 import { explainParam, kindsParam, layersParam, limitParam, queryTextParam } from './_params.js';
 import { fuse } from '../search/fuse.js';

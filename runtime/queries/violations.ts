@@ -3,11 +3,11 @@
  * The compiler precomputes the list (`bundle.layer_violations`); this query filters and explains it.
  */
 import type { KddIndex } from '../kdd-index.js';
-import type { LayerViolation } from '../model.js';
+import type { LayerViolation } from '../../model/graph.js';
 import type { ParamsSpec } from '../param-spec.js';
 import { kindsParam, layersParam } from './_params.js';
 import { paramsObject, requireIndex, stringListParam, type RawParams } from '../validate.js';
-import { percent } from './_graph.js';
+import { percent } from './answer-shapes.js';
 
 export interface ViolationsParams {
   /** Keep violations whose source node has one of these kinds. Default: all. */

@@ -9,11 +9,11 @@
  * - `lens`: u16[nodes × fields], tokens per field.
  * Restore splits the term string into a Map and views the byte arrays: no tokenising.
  */
-import type { GraphNode } from '../model.js';
-import { countingSortPostings } from './_postings.js';
+import type { GraphNode } from '../../model/graph.js';
+import { countingSortPostings } from './postings.js';
 import { CHUNK, fold, tokenize } from './tokenizer.js';
 import { FIELDS, baseName, fieldTexts } from './fields.js';
-import { bytesToU16, bytesToU32, u16ToBytes, u32ToBytes } from './_bytes.js';
+import { bytesToU16, bytesToU32, u16ToBytes, u32ToBytes } from '../../formats/bytes.js';
 import type { TermAlternative, TextHit, TextIndex } from './types.js';
 
 export const SEARCH_FORMAT = 'kdd-bm25f/1';
@@ -46,7 +46,7 @@ const NF = FIELDS.length;
 /**
  * Tokenised text of one node, independent of its position: `lens` = tokens per field (FIELDS order,
  * ≤ 0xffff), `terms` = flat `[term id, field << 12 | min(tf, 0xfff)]` pairs (fields ascending), ids into
- * the {@link TermIds} it was tokenised with. What the pack cache keeps per node (compiler/emit/pack-cache.ts).
+ * the {@link TermIds} it was tokenised with. What the pack cache keeps per node (compiler/cache/pack-memo.ts).
  */
 export interface NodeTerms {
   lens: ArrayLike<number>;

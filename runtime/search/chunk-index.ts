@@ -12,10 +12,10 @@
  *
  * Measured on the 10k generated corpus (71,574 chunks): 2.1 M postings, ~5 MB in the bundle.
  */
-import type { BundleChunk } from '../bundle-format.js';
-import type { GraphNode } from '../model.js';
-import { bytesToU32, u32ToBytes } from './_bytes.js';
-import { countingSortPostings } from './_postings.js';
+import type { BundleChunk } from '../../formats/bundle/types.js';
+import type { GraphNode } from '../../model/graph.js';
+import { bytesToU32, u32ToBytes } from '../../formats/bytes.js';
+import { countingSortPostings } from './postings.js';
 import { tokenize } from './tokenizer.js';
 
 export const CHUNK_SEARCH_FORMAT = 'kdd-chunk-terms/1';
@@ -63,7 +63,7 @@ export function chunkTermFrequencies(chunk: BundleChunk, node: GraphNode): Map<s
 
 /**
  * {@link chunkTermFrequencies} as flat `[term id, tf]` pairs appended to `out`, ids from `vocab`
- * (position-independent: what the pack cache keeps per chunk, compiler/emit/pack-cache.ts).
+ * (position-independent: what the pack cache keeps per chunk, compiler/cache/pack-memo.ts).
  */
 export function chunkTermIds(chunk: Pick<BundleChunk, 'section' | 'start' | 'end'>, node: GraphNode, vocab: { id(term: string): number }, out: number[] = []): number[] {
   for (const [term, tf] of chunkTermFrequencies(chunk as BundleChunk, node)) out.push(vocab.id(term), tf);

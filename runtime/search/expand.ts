@@ -7,7 +7,7 @@
  * With `respectLayers`, edges flagged `layer_violation` (BR-LAYER-001) are never walked; they are
  * collected so the answer can report them.
  */
-import { isAgentEdge } from '../enrichment.js';
+import { isAgentEdge } from '../../model/enrichment.js';
 import type { KddIndex } from '../kdd-index.js';
 
 /** How strongly each edge type carries relevance; unknown (business) relations use DEFAULT. */

@@ -3,7 +3,7 @@
  * `primary` holds the sections that state what the artefact is (description, purpose, declaration…);
  * `body` holds the rest. Ids and titles are short and decisive, so they weigh most.
  */
-import type { GraphNode } from '../model.js';
+import type { GraphNode } from '../../model/graph.js';
 
 export interface FieldSpec {
   name: string;

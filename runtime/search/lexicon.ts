@@ -7,7 +7,7 @@
  * Entries are plain words; they go through the same tokenizer as the corpus, so they stay in step
  * with the stemmer. Add a concept by adding one line.
  */
-import type { Kind } from '../model.js';
+import type { Kind } from '../../model/graph.js';
 import { tokenize } from './tokenizer.js';
 import type { TermAlternative } from './types.js';
 import { GENERAL_VOCABULARY } from './vocabulary.js';

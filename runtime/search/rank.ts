@@ -3,7 +3,7 @@
  * BM25F, the bilingual KDD vocabulary and the kind the query asks for. Graph proximity is added on
  * top by `expand.ts`; the fusion of both lives in runtime/queries/context.ts.
  */
-import type { Kind } from '../model.js';
+import type { Kind } from '../../model/graph.js';
 import type { KddIndex } from '../kdd-index.js';
 import { alternativesOf, kindIntent } from './lexicon.js';
 import { fold, term, tokenize } from './tokenizer.js';

@@ -4,7 +4,7 @@
  * facade embeds `query_text` with the bundle's model). The runtime never loads a model, so every
  * query stays pure, synchronous and isomorphic; without a vector it falls back to lexical.
  */
-import { createError } from '../errors.js';
+import { createError } from '../../model/errors.js';
 import type { KddIndex } from '../kdd-index.js';
 import { paramsObject, type RawParams } from '../validate.js';
 import { cosineTopK } from '../vectors.js';

@@ -12,7 +12,7 @@
  * The results are exactly those of the straightforward algorithm (same section, same window, same
  * floating-point sums in the same order). Caches are keyed by objects that are never mutated.
  */
-import type { GraphNode } from '../model.js';
+import type { GraphNode } from '../../model/graph.js';
 import { PRIMARY_SECTIONS } from './fields.js';
 import { quickTerms, tokenize } from './tokenizer.js';
 import type { TermAlternative, TextIndex } from './types.js';

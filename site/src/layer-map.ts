@@ -4,7 +4,7 @@
  * one, BR-LAYER-001), and the dangling-link and orphan counts of `health`.
  */
 import type { KddIndex } from '../../runtime/kdd-index.js';
-import { KINDS, LAYERS } from '../../runtime/model.js';
+import { KINDS, LAYERS } from '../../model/graph.js';
 import { health } from '../../runtime/queries/health.js';
 import { violations } from '../../runtime/queries/violations.js';
 import type { LayerMap, MapNode } from './protocol.js';

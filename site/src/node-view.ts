@@ -4,8 +4,8 @@
  * Isomorphic: the sub-bundle packer (compiler/emit/site-bundle.ts) writes one per node, and the
  * worker builds it itself when it has only the full bundle.
  */
-import type { Bundle } from '../../runtime/bundle-format.js';
-import type { GraphEdge } from '../../runtime/model.js';
+import type { Bundle } from '../../formats/bundle/types.js';
+import type { GraphEdge } from '../../model/graph.js';
 import { baseName } from '../../runtime/search/fields.js';
 import type { EdgeView, NodeView } from './protocol.js';
 

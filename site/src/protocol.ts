@@ -6,7 +6,7 @@
 import type { ImpactResult } from '../../runtime/queries/impact.js';
 import type { HealthResult } from '../../runtime/queries/health.js';
 import type { ViolationsResult } from '../../runtime/queries/violations.js';
-import type { GraphNode } from '../../runtime/model.js';
+import type { GraphNode } from '../../model/graph.js';
 import type { DocPiece } from './doc-format.js';
 
 export interface SearchRequest {

@@ -10,7 +10,7 @@
 import { Packr } from 'msgpackr';
 import { fetchIndex, parsePointer, POINTER_FILE } from '../../runtime/load.js';
 import type { KddIndex } from '../../runtime/kdd-index.js';
-import { KINDS, LAYERS } from '../../runtime/model.js';
+import { KINDS, LAYERS } from '../../model/graph.js';
 import { createDocLoader } from './docs.js';
 import { SITE_FORMAT, SITE_POINTER_FILE, type GraphMeta, type SearchMeta, type SitePointer } from './format.js';
 import { BundleGraph, ChunkedGraph, type GraphStore } from './graph/store.js';

@@ -3,7 +3,7 @@
  * reading the index it produced, and the L2 (embedding model) plumbing.
  */
 import { expect } from 'vitest';
-import type { GraphEdge, GraphNode, IndexManifest } from '../../runtime/model.js';
+import type { GraphEdge, GraphNode, IndexManifest } from '../../model/graph.js';
 import type { World } from './world.js';
 
 // ── Fixture documents ──────────────────────────────────────────────────────────────────────
@@ -297,7 +297,7 @@ export async function embeddedSections(world: World, nodeId: string, dist = 'dis
     chunks?: { node: number; section: number; embeddable: boolean }[];
     vectors?: { rows: number[] } | null;
   };
-  if (!Array.isArray(b.chunks) || !b.vectors) throw new Error('the bundle has no chunks/vectors (runtime/bundle-format.ts Bundle.chunks, Bundle.vectors)');
+  if (!Array.isArray(b.chunks) || !b.vectors) throw new Error('the bundle has no chunks/vectors (formats/bundle/bundle.ts Bundle.chunks, Bundle.vectors)');
   const at = bundle.nodes.findIndex((n) => n.id === nodeId);
   expect(at, `${nodeId} in the bundle`).toBeGreaterThanOrEqual(0);
   const headings = new Set<string>();

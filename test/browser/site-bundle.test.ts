@@ -9,7 +9,7 @@ import { Packr } from 'msgpackr';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../../compiler/build.js';
 import { packSiteBundle, writeSiteBundle } from '../../compiler/emit/site-bundle.js';
-import { decodeBundle } from '../../runtime/bundle-format.js';
+import { decodeBundle } from '../../formats/bundle/bundle.js';
 import type { KddIndex } from '../../runtime/kdd-index.js';
 import { loadIndex } from '../../runtime/load.js';
 import { SITE_FILE, SITE_POINTER_FILE, type SearchMeta, type SitePointer } from '../../site/src/format.js';

@@ -2,7 +2,7 @@ import { readFile, symlink, writeFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { build, compile } from '../../compiler/build.js';
-import { writeAtomic } from '../../compiler/emit/atomic.js';
+import { writeAtomic } from '../../compiler/atomic.js';
 import { removeTree, tempTree } from '../helpers/temp-tree.js';
 
 const GOOD = `---\nkind: entity\nstatus: draft\n---\n# Pedido\n\n## Descripción\n\nUn pedido de compra.\n`;

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { compile, type CompileResult } from '../../compiler/build.js';
-import type { GraphNode } from '../../runtime/model.js';
+import type { GraphNode } from '../../model/graph.js';
 import { FIXTURES } from '../helpers/temp-tree.js';
 
 let result: CompileResult;

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { compile, type CompileResult } from '../../compiler/build.js';
-import { STRUCTURAL_EDGE_TYPES } from '../../runtime/model.js';
+import { STRUCTURAL_EDGE_TYPES } from '../../model/graph.js';
 import { FIXTURES } from '../helpers/temp-tree.js';
 
 let kinds: CompileResult;

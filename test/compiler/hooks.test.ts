@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { addBlock, BLOCK_END, BLOCK_START, hookBlock, installHook, removeBlock, uninstallHook } from '../../compiler/hooks.js';
+import { addBlock, BLOCK_END, BLOCK_START, hookBlock, installHook, removeBlock, uninstallHook } from '../../compiler/team/hooks.js';
 import { runCli } from '../../cli/main.js';
 import { capture } from '../helpers/cli-io.js';
 import { removeTree } from '../helpers/temp-tree.js';

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonical } from '../../compiler/emit/canonical.js';
+import { canonical } from '../../formats/canonical.js';
 import { edgesJsonl } from '../../compiler/emit/index-dir.js';
-import type { GraphEdge } from '../../runtime/model.js';
+import type { GraphEdge } from '../../model/graph.js';
 
 const text = fc.string({ unit: fc.constantFrom('a', 'Z', 'ñ', '"', '\\', '\n', ':', '\u2028', '😀') });
 const edge: fc.Arbitrary<GraphEdge> = fc.record({

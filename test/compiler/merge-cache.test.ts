@@ -1,5 +1,5 @@
 /**
- * Merge caches (compiler/merge-write.ts): input record caches and the merge's pack memo make
+ * Merge caches (compiler/team/merge-write.ts): input record caches and the merge's pack memo make
  * repeated merges fast and never change a byte of the bundle. Every merge here is compared with a
  * merge of the same indexes that uses no cache at all (copies without `.cache/`, `cacheDir: false`).
  */
@@ -8,11 +8,11 @@ import { existsSync } from 'node:fs';
 import { appendFile, cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CACHE_DIR, readRecordCache, recordCachePath } from '../../compiler/emit/record-cache.js';
+import { CACHE_DIR, readRecordCache, recordCachePath } from '../../compiler/cache/record-cache.js';
 import { buildIndex } from '../../compiler/incremental.js';
-import { BLOB_CACHE_FILE, MERGE_MEMO_FILE, mergeAndWrite, type MergeWriteOptions } from '../../compiler/merge-write.js';
-import { worthRewriting } from '../../compiler/emit/rewrite-policy.js';
-import { readIndexForMerge } from '../../compiler/sync.js';
+import { BLOB_CACHE_FILE, MERGE_MEMO_FILE, mergeAndWrite, type MergeWriteOptions } from '../../compiler/team/merge-write.js';
+import { worthRewriting } from '../../compiler/cache/rewrite-policy.js';
+import { readIndexForMerge } from '../../compiler/team/merge-inputs.js';
 import { removeTree, tempTree } from '../helpers/temp-tree.js';
 
 const roots: string[] = [];

@@ -5,10 +5,10 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { compile, packCompiled } from '../../compiler/build.js';
 import type { Tombstone } from '../../compiler/emit/tombstones.js';
-import { packBundle } from '../../compiler/emit/pack.js';
-import { bundleSource, mergeIndexes, type MergeResult, type MergeSource } from '../../compiler/merge.js';
-import { decodeBundle } from '../../runtime/bundle-format.js';
-import { isKddError } from '../../runtime/errors.js';
+import { packBundle } from '../../compiler/pack/pack.js';
+import { bundleSource, mergeIndexes, type MergeResult, type MergeSource } from '../../compiler/team/merge.js';
+import { decodeBundle } from '../../formats/bundle/bundle.js';
+import { isKddError } from '../../model/errors.js';
 import { TARGETS, treeArbitrary, writeTree, type Tree } from '../helpers/arbitrary-tree.js';
 import { removeTree } from '../helpers/temp-tree.js';
 

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { compile } from '../../compiler/build.js';
-import { packBundle, type PackInput } from '../../compiler/emit/pack.js';
-import { createPackMemo, packCachePath, readPackMemo, writePackMemo, type PackMemo } from '../../compiler/emit/pack-cache.js';
+import { packBundle, type PackInput } from '../../compiler/pack/pack.js';
+import { createPackMemo, packMemoPath, readPackMemo, writePackMemo, type PackMemo } from '../../compiler/cache/pack-memo.js';
 import { buildIndex } from '../../compiler/incremental.js';
 import { applyOp, opArbitrary, treeArbitrary, writeTree, type Tree } from '../helpers/arbitrary-tree.js';
 import { removeTree } from '../helpers/temp-tree.js';
@@ -29,7 +29,7 @@ async function packInput(root: string, tree: Tree, previous: Tree = {}): Promise
 
 const same = (a: Uint8Array, b: Uint8Array) => Buffer.from(a).equals(Buffer.from(b));
 
-describe('pack cache (compiler/emit/pack-cache.ts)', () => {
+describe('pack cache (compiler/cache/pack-memo.ts)', () => {
   it('a memo filled from another tree and edit history (through its file) packs the same bytes as no memo', async () => {
     await fc.assert(
       fc.asyncProperty(treeArbitrary(), fc.array(opArbitrary(), { maxLength: 4 }), treeArbitrary(), fc.boolean(), async (initial, ops, other, roundTrip) => {
@@ -64,7 +64,7 @@ describe('pack cache (compiler/emit/pack-cache.ts)', () => {
     await writeTree(join(root, 'specs'), tree);
     const dirs = { specsDir: join(root, 'specs'), outDir: join(root, 'dist'), indexDir: join(root, '.kdd-index') };
     const first = await buildIndex(dirs);
-    const file = packCachePath(dirs.indexDir);
+    const file = packMemoPath(dirs.indexDir);
     expect((await readPackMemo(file)).entries.size).toBe(1);
     const bytes = await readFile(file);
     const flipped = Buffer.from(bytes);

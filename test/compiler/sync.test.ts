@@ -9,7 +9,7 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../cli/main.js';
-import { isIndexArtifact } from '../../compiler/sync-push.js';
+import { isIndexArtifact } from '../../compiler/team/sync.js';
 import { removeTree, tempTree } from '../helpers/temp-tree.js';
 
 function capture(cwd: string) {

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MAX_CHARS, MIN_WORDS, chunkAll, chunkNode, slug, type Chunk } from '../../compiler/embed/chunk.js';
 import { compile } from '../../compiler/build.js';
-import type { GraphNode, Kind, NodeSection } from '../../runtime/model.js';
+import type { GraphNode, Kind, NodeSection } from '../../model/graph.js';
 import { KDD_ENGINE_SPECS } from '../helpers/temp-tree.js';
 
 function makeNode(kind: Kind, docId: string, sections: NodeSection[]): GraphNode {

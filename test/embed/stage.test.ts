@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { compile } from '../../compiler/build.js';
 import { embedStage } from '../../compiler/embed/stage.js';
-import type { GraphNode } from '../../runtime/model.js';
+import type { GraphNode } from '../../model/graph.js';
 import { cosineTopK, toVectorStore } from '../../runtime/vectors.js';
 import { KDD_ENGINE_SPECS } from '../helpers/temp-tree.js';
 import { makeTinyModel } from '../helpers/tiny-model/make-tiny-model.js';

@@ -3,10 +3,11 @@
  * computed the way the packer must (edges sorted by (from_node, to_node, edge_type); `outgoing`
  * and `incoming` hold ascending edge indices) and a real text-index payload.
  */
-import { kindSpec } from '../../compiler/kinds/table.js';
-import { BUNDLE_FORMAT_VERSION, encodeBundle, type Bundle } from '../../runtime/bundle-format.js';
+import { kindSpec } from '../../model/kinds.js';
+import { encodeBundle } from '../../formats/bundle/bundle.js';
+import { BUNDLE_FORMAT_VERSION, type Bundle } from '../../formats/bundle/types.js';
 import type { KddIndex } from '../../runtime/kdd-index.js';
-import { LAYERS, type DanglingLink, type GraphEdge, type GraphNode, type Kind, type Layer, type LayerViolation } from '../../runtime/model.js';
+import { LAYERS, type DanglingLink, type GraphEdge, type GraphNode, type Kind, type Layer, type LayerViolation } from '../../model/graph.js';
 import { buildTextIndex, restoreTextIndex } from '../../runtime/search/index.js';
 
 export interface NodeInput {

@@ -13,8 +13,8 @@ import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 import type { CodeBlock, ParsedMarkdown, Section, Table, WikiLink } from '../../compiler/parse/types.js';
-import { htmlText, inlineText, tidy, type InlineContext } from '../../compiler/parse/_plain-text.js';
-import { shieldWikiLinks, type WikiLinkShield } from '../../compiler/parse/_wiki-shield.js';
+import { htmlText, inlineText, tidy, type InlineContext } from '../../compiler/parse/scan/plain-text.js';
+import { shieldWikiLinks, type WikiLinkShield } from '../../compiler/parse/scan/wiki-shield.js';
 import { uniqueLinks } from '../../compiler/parse/wiki-links.js';
 
 // GFM is needed for tables (attribute, relation and event tables are most of an entity spec).

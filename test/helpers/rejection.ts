@@ -1,4 +1,4 @@
-import { isKddError, type KddError } from '../../runtime/errors.js';
+import { isKddError, type KddError } from '../../model/errors.js';
 
 /** The typed error a promise rejects with; anything else (or no rejection) fails the test. */
 export async function rejection(promise: Promise<unknown>): Promise<KddError> {

@@ -3,7 +3,8 @@ import { createHash } from 'node:crypto';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { encodeBundle, type Bundle } from '../../runtime/bundle-format.js';
+import { encodeBundle } from '../../formats/bundle/bundle.js';
+import type { Bundle } from '../../formats/bundle/types.js';
 
 export async function writeDist(bundle: Bundle, dir?: string): Promise<{ dir: string; file: string; hash: string; bytes: Uint8Array }> {
   const out = dir ?? (await mkdtemp(join(tmpdir(), 'kdd-dist-')));

@@ -1,10 +1,11 @@
 import fc from 'fast-check';
 import { Packr } from 'msgpackr';
 import { describe, expect, it } from 'vitest';
-import { BUNDLE_FORMAT_VERSION, decodeBundle, encodeBundle, type Bundle, type BundleChunk } from '../../runtime/bundle-format.js';
-import { isKddError } from '../../runtime/errors.js';
+import { decodeBundle, encodeBundle } from '../../formats/bundle/bundle.js';
+import { BUNDLE_FORMAT_VERSION, type Bundle, type BundleChunk } from '../../formats/bundle/types.js';
+import { isKddError } from '../../model/errors.js';
 import { bundleHash, loadIndex } from '../../runtime/load.js';
-import type { DanglingLink, GraphEdge, GraphNode, LayerViolation } from '../../runtime/model.js';
+import type { DanglingLink, GraphEdge, GraphNode, LayerViolation } from '../../model/graph.js';
 import { buildTextIndex } from '../../runtime/search/index.js';
 
 const WORDS = ['pedido', 'order', 'regla', 'rule', 'precio', 'índice', 'Entity:Pedido', 'UC-001', 'merge', 'fusión', 'capa', '', '\n', 'ñandú'];

@@ -13,7 +13,8 @@ import type { KddIndex } from '../../runtime/kdd-index.js';
 import { loadIndex } from '../../runtime/load.js';
 import { chunks, EPOCH, type ChunksResult } from '../../runtime/queries/chunks.js';
 import { isChunkIndex } from '../../runtime/search/chunk-index.js';
-import { quantize, toVectorStore } from '../../runtime/vectors.js';
+import { toVectorStore } from '../../runtime/vectors.js';
+import { quantize } from '../../formats/bundle/vectors.js';
 import { treeArbitrary, writeTree, type Tree } from '../helpers/arbitrary-tree.js';
 import { FIXTURES } from '../helpers/temp-tree.js';
 

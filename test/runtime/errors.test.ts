@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { decodeBundle, encodeBundle } from '../../runtime/bundle-format.js';
-import { createError, ERROR_CODES, ERRORS, formatMessage, isKddError, KddError, toKddError, warning } from '../../runtime/errors.js';
+import { decodeBundle, encodeBundle } from '../../formats/bundle/bundle.js';
+import { createError, ERROR_CODES, ERRORS, formatMessage, isKddError, KddError, toKddError, warning } from '../../model/errors.js';
 import { boolParam, enumParam, intParam, numberParam, paramsObject, requireIndex, stringListParam, stringParam } from '../../runtime/validate.js';
 
 function thrown(fn: () => unknown): KddError {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isKddError } from '../../runtime/errors.js';
+import { isKddError } from '../../model/errors.js';
 import { impact } from '../../runtime/queries/impact.js';
 import { impactFeatureIndex, indexOf, makeBundle, makeIndex } from '../helpers/make-index.js';
 import { arbitraryGraph } from '../helpers/arbitrary-graph.js';

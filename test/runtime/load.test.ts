@@ -47,7 +47,7 @@ describe('loadBundle', () => {
     const { dir, file } = await writeDist(bundle());
     const other = impactFeatureIndex().bundle;
     other.nodes[0]!.title = 'changed';
-    await writeFile(join(dir, file), (await import('../../runtime/bundle-format.js')).encodeBundle(other));
+    await writeFile(join(dir, file), (await import('../../formats/bundle/bundle.js')).encodeBundle(other));
     const error = await rejection(loadBundle(dir));
     expect(error.message).toContain('corrupt');
     expect(error.message).toContain(file);

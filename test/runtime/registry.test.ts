@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isKddError } from '../../runtime/errors.js';
+import { isKddError } from '../../model/errors.js';
 import type { ParamSpec } from '../../runtime/param-spec.js';
 import { inputSchema, prepareParams, QUERIES, QUERY_LIST, runQuery, type QueryDef } from '../../runtime/queries/registry.js';
 import { makeIndex } from '../helpers/make-index.js';

@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BUNDLE_FORMAT_VERSION, decodeBundle, encodeBundle, type Bundle } from '../../runtime/bundle-format.js';
-import { cosineTopK, dequantize, exactTopK, quantize, recallAtK, toVectorStore, type QuantizedVectors } from '../../runtime/vectors.js';
+import { decodeBundle, encodeBundle } from '../../formats/bundle/bundle.js';
+import { BUNDLE_FORMAT_VERSION, type Bundle } from '../../formats/bundle/types.js';
+import { cosineTopK, dequantize, exactTopK, recallAtK, toVectorStore } from '../../runtime/vectors.js';
+import { quantize, type QuantizedVectors } from '../../formats/bundle/vectors.js';
 
 /** Seeded normal(0,1) generator (mulberry32 + Box-Muller). */
 function gaussian(seed: number): () => number {

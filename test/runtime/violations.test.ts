@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isKddError } from '../../runtime/errors.js';
+import { isKddError } from '../../model/errors.js';
 import { health } from '../../runtime/queries/health.js';
 import { violations } from '../../runtime/queries/violations.js';
 import { makeIndex } from '../helpers/make-index.js';

@@ -5,8 +5,8 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ERRORS, type ErrorCode } from '../../runtime/errors.js';
-import { KINDS } from '../../runtime/model.js';
+import { ERRORS, type ErrorCode } from '../../model/errors.js';
+import { KINDS } from '../../model/graph.js';
 import { resolveNodeRef } from '../../runtime/queries/resolve.js';
 import { buildFixtureDist, raw, startServer, type FixtureDist, type Running } from './_setup.js';
 

@@ -3,7 +3,7 @@ import { request } from 'node:http';
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { encodeBundle } from '../../runtime/bundle-format.js';
+import { encodeBundle } from '../../formats/bundle/bundle.js';
 import { buildFixtureDist, postJson, raw, startServer, type FixtureDist, type Running } from './_setup.js';
 
 let dist: FixtureDist;
@@ -194,7 +194,7 @@ describe('hot swap', () => {
 
   it('swaps to the bundle a merge writes into DIR; the merge memo under DIR/.cache/ is never served and swaps nothing', async () => {
     const { cp: copy } = await import('node:fs/promises');
-    const { mergeAndWrite } = await import('../../compiler/merge-write.js');
+    const { mergeAndWrite } = await import('../../compiler/team/merge-write.js');
     const oldHash = dist.hash;
     // A second developer's index: the fixture plus one rule, built outside the served folder.
     const other = join(dist.root, 'other');

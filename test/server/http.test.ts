@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ERRORS } from '../../runtime/errors.js';
+import { ERRORS } from '../../model/errors.js';
 import { ROUTES } from '../../server/routes.js';
 import { buildFixtureDist, postJson, raw, startServer, type FixtureDist, type Running } from './_setup.js';
 

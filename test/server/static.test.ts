@@ -1,7 +1,7 @@
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeBundle } from '../../runtime/bundle-format.js';
+import { decodeBundle } from '../../formats/bundle/bundle.js';
 import type { IncomingHttpHeaders } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { writeCompressedCopies } from '../../compiler/emit/precompress.js';

@@ -4,7 +4,7 @@
  * links to (grouped by edge type), and its extracted fields. Without a piece the extracted fields
  * take the main column, rendered by shape (text, lists, tables, state machines).
  */
-import { LAYERS } from '../../../runtime/model.js';
+import { LAYERS } from '../../../model/graph.js';
 import type { DocPiece } from '../doc-format.js';
 import { documentElement, sanitized } from '../document.js';
 import { h, layerClass, nodeHref, nodeLink, table } from '../dom.js';

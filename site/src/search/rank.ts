@@ -5,7 +5,7 @@
  * comes from (doc chunks or the full bundle). Snippet highlighting lives here too.
  */
 import type { KddIndex } from '../../../runtime/kdd-index.js';
-import type { GraphNode } from '../../../runtime/model.js';
+import type { GraphNode } from '../../../model/graph.js';
 import { fuse } from '../../../runtime/search/fuse.js';
 import { analyzeQuery } from '../../../runtime/search/rank.js';
 import { bestSnippet } from '../../../runtime/search/snippet.js';

@@ -7,8 +7,8 @@
  * field lengths of every node come with the meta.
  */
 import type { KddIndex } from '../../../runtime/kdd-index.js';
-import type { GraphNode } from '../../../runtime/model.js';
-import { u16ToBytes, u32ToBytes } from '../../../runtime/search/_bytes.js';
+import type { GraphNode } from '../../../model/graph.js';
+import { u16ToBytes, u32ToBytes } from '../../../formats/bytes.js';
 import { restoreTextIndex, SEARCH_FORMAT, type SerializedTextIndex } from '../../../runtime/search/bm25f.js';
 import { fold } from '../../../runtime/search/tokenizer.js';
 import type { TermAlternative, TextHit, TextIndex } from '../../../runtime/search/types.js';

@@ -148,7 +148,7 @@ defineStep(/^el total_tokens de la respuesta no excede (\d+)$/, (world, max) => 
 
 // ── Impact ─────────────────────────────────────────────────────────────────────────────────
 
-/** Section of the source document that yields each edge type (compiler/kinds/table.ts). */
+/** Section of the source document that yields each edge type (model/kinds.ts). */
 const EDGE_SECTION: Record<string, string> = {
   ENTITY_RULE: 'Declaración',
   UC_APPLIES_RULE: 'Reglas Aplicadas',

@@ -1,8 +1,8 @@
 /** fast-check arbitrary: small random indexes with real text sections, layers and flagged edges. */
 import fc from 'fast-check';
-import type { Bundle } from '../../../runtime/bundle-format.js';
+import type { Bundle } from '../../../formats/bundle/types.js';
 import type { KddIndex } from '../../../runtime/kdd-index.js';
-import type { GraphEdge, GraphNode, Kind, Layer } from '../../../runtime/model.js';
+import type { GraphEdge, GraphNode, Kind, Layer } from '../../../model/graph.js';
 import { buildTextIndex, restoreTextIndex } from '../../../runtime/search/index.js';
 
 export const WORDS = ['pedido', 'order', 'regla', 'rule', 'precio', 'price', 'cliente', 'customer', 'merge', 'fusión', 'índice', 'index', 'capa', 'layer', 'evento', 'event', 'comando', 'command', 'conflict', 'borrar'];

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { termOrder } from '../../../runtime/search/_postings.js';
+import { termOrder } from '../../../runtime/search/postings.js';
 
 const sorted = (terms: readonly string[]) => Array.from(terms.keys()).sort((a, b) => (terms[a]! < terms[b]! ? -1 : 1));
 

@@ -1,0 +1,232 @@
+/**
+ * Pack cache: the per-node products of the pack stage, so a one-document edit re-tokenises and
+ * re-chunks one node instead of all of them (compiler/pack/pack.ts `packBundle(input, { memo })`).
+ *
+ * Per node, keyed by the SHA-256 of the node's canonical JSON as packed (enrichment section
+ * included), so an entry is valid for any tree and any position of the node:
+ * - the text-index terms ({@link NodeTerms}: tokens per field, `[term, field << 12 | tf]` pairs);
+ * - its exact-match keys;
+ * - its chunks (`chunkAll`: id, position, section, start, end, embeddable) and each chunk's
+ *   `[term, tf]` pairs for the chunk index.
+ * Term ids index one vocabulary shared by every entry. Postings are assembled from these lists
+ * (`assembleTextIndex`, `assembleChunkIndex`), which give the bytes a cold build gives.
+ *
+ * On disk: one file `.kdd-index/.cache/pack` (git-ignored folder, see record-cache.ts), read once
+ * per build and rewritten atomically with the entries the last pack used; entries read from it are
+ * copied back byte for byte. Never the source of truth: a missing, unreadable or foreign file
+ * (format, or written by other code: compiler/cache/code-fingerprint.ts) is ignored.
+ */
+import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { newPackr } from '../../formats/msgpack.js';
+import { TermIds, type NodeTerms } from '../../runtime/search/bm25f.js';
+import { rememberTermOrder, termOrder } from '../../runtime/search/postings.js';
+import { bytesToU32, u32ToBytes } from '../../formats/bytes.js';
+import { writeAtomicParts, writeIfChanged } from '../atomic.js';
+import { checksum } from './checksum.js';
+import { codeFingerprint } from './code-fingerprint.js';
+import { worthRewriting } from './rewrite-policy.js';
+import { CACHE_DIR } from './record-cache.js';
+
+const FORMAT = 'kdd-pack-cache/2';
+
+/** Pack products of one node (position-independent). `terms`: `[term, field << 12 | tf]` pairs. */
+export interface NodePack extends NodeTerms {
+  lens: number[];
+  terms: Uint32Array;
+  keys: string[];
+  /** Chunk ids (chunkAll order). */
+  chunkIds: string[];
+  /** Per chunk: position, section, start, end, embeddable (0/1). */
+  chunkRows: number[];
+  /** Every chunk's `[term, tf]` pairs, concatenated; chunk i's end in `chunkEnds[i]`. */
+  chunkTerms: Uint32Array;
+  chunkEnds: number[];
+}
+
+export interface PackMemo {
+  vocab: TermIds;
+  entries: Map<string, NodePack>;
+  /** Keys the last pack used (what is saved). */
+  used: Set<string>;
+  /** Entries computed since the memo was created or read; entries it was read with. */
+  added: number;
+  stored: number;
+}
+
+export function createPackMemo(): PackMemo {
+  return { vocab: new TermIds(), entries: new Map(), used: new Set(), added: 0, stored: 0 };
+}
+
+export function packMemoPath(indexDir: string): string {
+  return join(indexDir, CACHE_DIR, 'pack');
+}
+
+/**
+ * The products of the node with content key `key` (compiler/cache/packed-node.ts), computed by
+ * `compute` and stored when missing; marks the entry used. The pack stage supplies `compute`
+ * (compiler/pack/node-pack.ts), so the memo depends on no stage.
+ */
+export function memoNodePack(memo: PackMemo, key: string, compute: () => NodePack): NodePack {
+  let pack = memo.entries.get(key);
+  if (!pack) memo.entries.set(key, (pack = compute())), memo.added++;
+  memo.used.add(key);
+  return pack;
+}
+
+/** An entry's light part: key, lens, terms length, exact keys, chunk ids, chunk rows, chunk ends. */
+type StoredMeta = [key: string, lens: number[], terms: number, keys: string[], chunkIds: string[], chunkRows: number[], chunkEnds: number[]];
+
+interface Header {
+  format: string;
+  fingerprint: string;
+  terms: string[];
+  /** Vocabulary size right after the last compaction: the next one waits until it has grown by a quarter. */
+  base: number;
+  /** Term ids in term order (u32 LE), so the next pack does not sort the vocabulary again. */
+  order?: Uint8Array;
+  /** Per entry: byte length of its light part (unpadded), then of its term ids. */
+  lengths: number[];
+  /** compiler/cache/checksum.ts of the entries (every byte after the padded header). */
+  crc: number;
+}
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+const pad4 = (n: number) => (n + 3) & ~3;
+
+/**
+ * Stored bytes of each entry read from a file, written back verbatim while term ids keep their
+ * meaning (no compaction): rewriting the cache after a one-document edit is then a copy.
+ */
+const storedEntries = new WeakMap<NodePack, Uint8Array>();
+/** Unpadded light-part length of each stored entry. */
+const storedMeta = new WeakMap<Uint8Array, number>();
+/** Vocabulary size after the last compaction, per memo read from a file. */
+const compactedAt = new WeakMap<PackMemo, number>();
+
+/**
+ * The memo saved in `file`, or an empty one when there is none (or it does not fit this code).
+ *
+ * Layout: u32 (LE) header length, msgpack {@link Header}, zero padding to a multiple of 4, then per
+ * entry its msgpack light part padded to a multiple of 4 and its u32 (LE) term ids (`terms` then
+ * `chunkTerms`). Every id column is 4-byte aligned, so on little-endian machines the entries are
+ * views into the file's bytes.
+ */
+export async function readPackMemo(file: string): Promise<PackMemo> {
+  const bytes = await readFile(file).catch(() => null);
+  if (bytes === null || bytes.length < 4) return createPackMemo();
+  try {
+    // Aligned plain view (msgpackr treats Node Buffers specially; Uint32Array views need alignment).
+    const view = bytes.byteOffset % 4 === 0 ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) : Uint8Array.prototype.slice.call(bytes);
+    const headerLength = new DataView(view.buffer, view.byteOffset, 4).getUint32(0, true);
+    const unpackr = newPackr();
+    const header = unpackr.unpack(view.subarray(4, 4 + headerLength)) as Header;
+    if (header?.format !== FORMAT || header.fingerprint !== codeFingerprint() || !Array.isArray(header.terms) || !Array.isArray(header.lengths)) return createPackMemo();
+    if (header.crc !== checksum([view.subarray(pad4(4 + headerLength))])) return createPackMemo();
+    const vocab = new TermIds(header.terms);
+    if (vocab.size !== header.terms.length) return createPackMemo();
+    const limit = vocab.size;
+    const order = header.order instanceof Uint8Array && header.order.length === limit * 4 ? bytesToU32(header.order) : null;
+    if (order && isTermOrder(vocab.terms, order)) rememberTermOrder(vocab.terms, order);
+    const memo: PackMemo = { vocab, entries: new Map(), used: new Set(), added: 0, stored: 0 };
+    let at = pad4(4 + headerLength);
+    for (let i = 0; i < header.lengths.length; i += 2) {
+      const start = at;
+      const metaLength = header.lengths[i]!;
+      const idsLength = header.lengths[i + 1]!;
+      const idsAt = start + pad4(metaLength);
+      if (idsLength % 4 !== 0 || (at = idsAt + idsLength) > view.length) return createPackMemo();
+      const [key, lens, termCount, keys, chunkIds, chunkRows, chunkEnds] = unpackr.unpack(view.subarray(start, start + metaLength)) as StoredMeta;
+      const ids = u32View(view.subarray(idsAt, at));
+      const terms = ids.subarray(0, termCount);
+      const chunkTerms = ids.subarray(termCount);
+      // Term ids must be in range (a corrupt entry would index past the vocabulary).
+      if (terms.length % 2 !== 0 || chunkIds.length * 5 !== chunkRows.length || chunkEnds.length !== chunkIds.length || (chunkEnds.at(-1) ?? 0) !== chunkTerms.length) return createPackMemo();
+      for (let k = 0; k < ids.length; k += 2) if (ids[k]! >= limit) return createPackMemo();
+      const pack: NodePack = { lens, terms, keys, chunkIds, chunkRows, chunkTerms, chunkEnds };
+      const entry = view.subarray(start, at);
+      storedEntries.set(pack, entry);
+      storedMeta.set(entry, metaLength);
+      memo.entries.set(key, pack);
+    }
+    if (at !== view.length) return createPackMemo();
+    memo.stored = memo.entries.size;
+    compactedAt.set(memo, typeof header.base === 'number' ? header.base : limit);
+    return memo;
+  } catch {
+    return createPackMemo();
+  }
+}
+
+/** Whether `order` lists every id of `terms` once, by increasing term. */
+function isTermOrder(terms: readonly string[], order: Uint32Array): boolean {
+  for (let k = 0; k < order.length; k++) {
+    if (order[k]! >= terms.length) return false;
+    if (k > 0 && !(terms[order[k - 1]!]! < terms[order[k]!]!)) return false;
+  }
+  return true;
+}
+
+function u32View(bytes: Uint8Array): Uint32Array {
+  if (!LITTLE_ENDIAN) return bytesToU32(bytes);
+  return new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >>> 2);
+}
+
+/** Saves the entries the last pack used (atomically); a vocabulary grown mostly stale is compacted. */
+export async function writePackMemo(file: string, memo: PackMemo): Promise<void> {
+  if (!worthRewriting(memo.stored, memo.used.size - memo.added, memo.added)) return;
+  const kept = [...memo.used].filter((key) => memo.entries.has(key)).sort();
+  let terms = memo.vocab.terms;
+  let base = compactedAt.get(memo) ?? 0;
+  let remap: Uint32Array | null = null;
+  // Term ids only ever get added; entries that left free theirs. Look for stale ones (a pass over
+  // every id) only once the vocabulary has grown by a quarter since it was last compacted.
+  if (terms.length > base * 1.25) {
+    const seen = new Uint8Array(terms.length);
+    let count = 0;
+    for (const key of kept) {
+      const pack = memo.entries.get(key)!;
+      for (const list of [pack.terms, pack.chunkTerms]) for (let k = 0; k < list.length; k += 2) if (!seen[list[k]!]) (seen[list[k]!] = 1), count++;
+    }
+    if (count < terms.length * 0.8) {
+      remap = new Uint32Array(terms.length);
+      const compact: string[] = [];
+      for (let t = 0; t < terms.length; t++) if (seen[t]) remap[t] = compact.push(terms[t]!) - 1;
+      terms = compact;
+    }
+    base = terms.length;
+  }
+  const packr = newPackr();
+  const parts: Uint8Array[] = [];
+  const lengths: number[] = [];
+  for (const key of kept) {
+    const pack = memo.entries.get(key)!;
+    const stored = remap ? undefined : storedEntries.get(pack);
+    const entry = stored ? { bytes: stored, metaLength: storedMeta.get(stored)! } : encodeEntry(packr, key, pack, remap);
+    parts.push(entry.bytes);
+    lengths.push(entry.metaLength, (pack.terms.length + pack.chunkTerms.length) * 4);
+  }
+  const order = termOrder(terms);
+  const header = packr.pack({ format: FORMAT, fingerprint: codeFingerprint(), terms, base, lengths, order: LITTLE_ENDIAN ? new Uint8Array(order.buffer, order.byteOffset, order.byteLength) : u32ToBytes(order), crc: checksum(parts) } satisfies Header);
+  // u32 header length, header, zero padding to 4: entries start aligned.
+  const head = new Uint8Array(pad4(4 + header.length));
+  new DataView(head.buffer).setUint32(0, header.length, true);
+  head.set(header, 4);
+  await writeAtomicParts(file, [head, ...parts]);
+  await writeIfChanged(join(dirname(file), '.gitignore'), '*\n');
+}
+
+/** One entry's bytes: light part, zero padding to 4, then its term ids (renumbered by `remap` when given). */
+function encodeEntry(packr: ReturnType<typeof newPackr>, key: string, pack: NodePack, remap: Uint32Array | null): { bytes: Uint8Array; metaLength: number } {
+  const meta = packr.pack([key, pack.lens, pack.terms.length, pack.keys, pack.chunkIds, pack.chunkRows, pack.chunkEnds] satisfies StoredMeta);
+  const metaLength = meta.length;
+  const count = pack.terms.length + pack.chunkTerms.length;
+  const out = new Uint8Array(pad4(metaLength) + count * 4);
+  out.set(meta, 0);
+  const ids = new Uint32Array(count);
+  ids.set(pack.terms, 0);
+  ids.set(pack.chunkTerms, pack.terms.length);
+  if (remap) for (let k = 0; k < count; k += 2) ids[k] = remap[ids[k]!]!;
+  out.set(LITTLE_ENDIAN ? new Uint8Array(ids.buffer) : u32ToBytes(ids), pad4(metaLength));
+  return { bytes: out, metaLength };
+}

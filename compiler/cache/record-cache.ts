@@ -1,0 +1,174 @@
+/**
+ * Record cache for incremental builds: every record of `.kdd-index/` in one binary file, plus the
+ * size/mtime/ctime stamp of every spec file, so a build of a 10k tree reads one file instead of 10k
+ * node files and hashes only the specs whose stamp moved.
+ *
+ * Built so that an unchanged record costs next to nothing, read or written:
+ * - a record is stored as its light part (node without `sections` / `indexed_fields`, content key),
+ *   its raw links and its node body exactly as the bundle stores it. Reading decodes the light part
+ *   only; links and text decode on first access (formats/bundle/nodes.ts `withLazyBody`), and the
+ *   pack stage takes the key and body as they are (compiler/cache/packed-node.ts). An edit to one
+ *   spec of 10k never decodes the other 9,999 texts.
+ * - the three parts of a record read from the cache are remembered as bytes and written back verbatim.
+ * - the graph the records linked to (edges in the bundle's column encoding, dangling links, layer
+ *   violations, link warnings) rides along: when no record's link input changed, the next build
+ *   takes it from here instead of linking again (compiler/incremental.ts).
+ *
+ * Layout (compiler/cache/record-entries.ts): u32 (LE) header length, msgpack header, then per record
+ * its light part, links and body.
+ *
+ * Never the source of truth: it is keyed by the SHA-256 of the `manifest.json` it was written
+ * with and by the code that wrote it (compiler/cache/code-fingerprint.ts), and a missing, unreadable
+ * or stale cache is ignored (the build reads `.kdd-index/`).
+ * It lives in `.kdd-index/.cache/`, which carries its own `.gitignore` (`*`): never committed,
+ * and gone with the index folder, so temporary index folders leave nothing behind.
+ */
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import { decodeEdges, type EncodedEdges } from '../../formats/bundle/edges.js';
+import { newPackr } from '../../formats/msgpack.js';
+import type { DanglingLink, LayerViolation } from '../../model/graph.js';
+import type { BuildWarning } from '../diagnostics.js';
+import { compare, type Graph } from '../graph/link.js';
+import type { DocumentRecord } from '../../model/records.js';
+import type { SourceStamp } from '../read.js';
+import { checksum } from './checksum.js';
+import { codeFingerprint } from './code-fingerprint.js';
+import { packedEdges, rememberPackedEdges } from './packed-node.js';
+import { entryLengths, loadRecord, readFramed, sliceEntries, storeRecord, writeFramed, type StoredRecord } from './record-entries.js';
+
+const CACHE_FORMAT = 'kdd-record-cache/3';
+
+/** The link stage's output as the cache stores it. */
+export interface CachedGraph {
+  edges: EncodedEdges;
+  dangling: DanglingLink[];
+  layer_violations: LayerViolation[];
+  warnings: BuildWarning[];
+}
+
+export interface RecordCache {
+  /** The node files' records, sorted by source path (what `readIndexDir` returns). */
+  records: DocumentRecord[];
+  /** Spec path → stamp of the bytes the index was built from. */
+  stamps: Map<string, SourceStamp>;
+  /** Index-relative path → size and times of whole-tree artifacts as the build that wrote the cache left them. */
+  artifacts: Map<string, ArtifactStamp>;
+  /** The graph `linkRecords(records)` gave, or null when it was not stored (enrichments applied). */
+  graph: CachedGraph | null;
+}
+
+export interface ArtifactStamp {
+  size: number;
+  mtimeMs: number;
+  ctimeMs: number;
+}
+
+interface Header {
+  format: string;
+  /** compiler/cache/code-fingerprint.ts: bodies, keys and the graph were made by this code. */
+  code: string;
+  /** SHA-256 of the `manifest.json` text the records belong to. */
+  manifest: string;
+  /** Per spec: path, size, mtimeMs, ctimeMs, hash. */
+  stamps: [string, number, number, number, string][];
+  /** Per artifact: index-relative path, size, mtimeMs, ctimeMs. */
+  artifacts: [string, number, number, number][];
+  /** Per record: byte length of its light part, of its links, then of its body. */
+  lengths: number[];
+  graph: CachedGraph | null;
+  /** compiler/cache/checksum.ts of every byte after the header. */
+  crc: number;
+}
+
+/** The stored parts of each record read from (or written to) a cache. */
+const stored = new WeakMap<DocumentRecord, StoredRecord>();
+
+/** Folder of the index's local, git-ignored caches. */
+export const CACHE_DIR = '.cache';
+
+/** Where the cache of `indexDir` lives. */
+export function recordCachePath(indexDir: string): string {
+  return join(indexDir, CACHE_DIR, 'records');
+}
+
+export function manifestKey(manifestText: string): string {
+  return createHash('sha256').update(manifestText).digest('hex');
+}
+
+/** The cached records when the cache was written with this exact `manifest.json`, else null. */
+export async function readRecordCache(file: string, manifestText: string): Promise<RecordCache | null> {
+  const framed = await readFramed(file);
+  if (framed === null) return null;
+  const header = framed.header as Header | null;
+  try {
+    if (header?.format !== CACHE_FORMAT || header.code !== codeFingerprint() || header.manifest !== manifestKey(manifestText) || !Array.isArray(header.lengths) || !Array.isArray(header.stamps) || !Array.isArray(header.artifacts)) return null;
+    if (header.crc !== checksum([framed.payload])) return null;
+    const entries = sliceEntries(framed.payload, header.lengths);
+    if (entries === null) return null;
+    const unpackr = newPackr();
+    const records = entries.map((entry) => {
+      const record = loadRecord(entry, unpackr, 'on-access');
+      stored.set(record, entry);
+      return record;
+    });
+    const stamps = new Map(header.stamps.map(([path, size, mtimeMs, ctimeMs, hash]) => [path, { size, mtimeMs, ctimeMs, hash }]));
+    const artifacts = new Map(header.artifacts.map(([path, size, mtimeMs, ctimeMs]) => [path, { size, mtimeMs, ctimeMs }]));
+    return { records, stamps, artifacts, graph: isCachedGraph(header.graph) ? header.graph : null };
+  } catch {
+    return null;
+  }
+}
+
+/** Shape check (the edge columns themselves are checked when decoded, compiler/incremental.ts). */
+function isCachedGraph(value: unknown): value is CachedGraph {
+  const graph = value as Partial<CachedGraph> | null | undefined;
+  return !!graph && typeof graph.edges === 'object' && graph.edges !== null && Array.isArray(graph.dangling) && Array.isArray(graph.layer_violations) && Array.isArray(graph.warnings);
+}
+
+/** The graph `cached` describes, over `records` (whose link input is the one it was linked from). */
+export function restoreGraph(records: readonly DocumentRecord[], cached: CachedGraph): Graph {
+  const nodes = records.map((record) => record.node).sort((a, b) => compare(a.id, b.id));
+  const { edges } = decodeEdges(cached.edges, nodes);
+  rememberPackedEdges(edges, cached.edges);
+  return { nodes, edges, dangling: cached.dangling, layer_violations: cached.layer_violations, warnings: cached.warnings };
+}
+
+/**
+ * Writes the cache for the index just written: `records` are the node files' records (winners),
+ * sorted by source path; `stamps` the trusted stamps of this build's scan; `artifacts` the stamps
+ * of the edge files just written, which lets the next build trust them without reading them;
+ * `graph` what the records linked to (null when enrichments added edges of their own).
+ */
+export async function writeRecordCache(
+  file: string,
+  manifestText: string,
+  records: readonly DocumentRecord[],
+  stamps: ReadonlyMap<string, SourceStamp>,
+  artifacts: ReadonlyMap<string, ArtifactStamp> = new Map(),
+  graph: Graph | null = null,
+): Promise<void> {
+  const packr = newPackr();
+  const entries = records.map((record) => {
+    let entry = stored.get(record);
+    if (entry === undefined) stored.set(record, (entry = storeRecord(record, packr)));
+    return entry;
+  });
+  const parts = entries.flatMap((entry) => [entry.light, entry.links, entry.body]);
+  const header: Header = {
+    format: CACHE_FORMAT,
+    code: codeFingerprint(),
+    manifest: manifestKey(manifestText),
+    stamps: [...stamps].map(([path, s]) => [path, s.size, s.mtimeMs, s.ctimeMs, s.hash]),
+    artifacts: [...artifacts].map(([path, a]) => [path, a.size, a.mtimeMs, a.ctimeMs]),
+    lengths: entryLengths(entries),
+    graph: graph && {
+      edges: packedEdges(graph.edges, graph.nodes),
+      dangling: graph.dangling,
+      layer_violations: graph.layer_violations,
+      warnings: graph.warnings,
+    },
+    crc: checksum(parts),
+  };
+  await writeFramed(file, header, parts);
+}

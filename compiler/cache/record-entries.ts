@@ -1,0 +1,91 @@
+/**
+ * How the compiler's caches keep a record (compiler/cache/record-cache.ts, compiler/cache/blob-cache.ts)
+ * and frame their files.
+ *
+ * A record is three byte strings: its light part (the node without `sections` / `indexed_fields`,
+ * plus its content key), its raw links, and its node body exactly as the bundle stores it. A record
+ * loaded from them decodes its text on first access (formats/bundle/nodes.ts `withLazyBody`), and
+ * the pack stage takes its key and body as they are (compiler/cache/packed-node.ts).
+ *
+ * A file is a u32 (LE) header length, a msgpack header, then the entries end to end.
+ */
+import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { Packr } from 'msgpackr';
+import { defineLazy } from '../../formats/lazy.js';
+import { lightNode, withLazyBody } from '../../formats/bundle/nodes.js';
+import { newPackr } from '../../formats/msgpack.js';
+import type { DocumentRecord, RawLink } from '../../model/records.js';
+import { writeAtomicParts, writeIfChanged } from '../atomic.js';
+import { packedNode, rememberPackedNode } from './packed-node.js';
+
+export interface StoredRecord {
+  light: Uint8Array;
+  links: Uint8Array;
+  body: Uint8Array;
+}
+
+/** Light part as stored: `[light node, content key]`. */
+type StoredLight = [Record<string, unknown>, string];
+
+/** A record's three parts (copies, safe to keep). */
+export function storeRecord(record: DocumentRecord, packr: Packr): StoredRecord {
+  const packed = packedNode(record.node);
+  const copy = (value: unknown) => Uint8Array.prototype.slice.call(packr.pack(value));
+  return { light: copy([lightNode(packed.node), packed.key] satisfies StoredLight), links: copy(record.links), body: packed.body };
+}
+
+/**
+ * The record of `entry`. Links decode `now`, or `on-access` for records most of which nobody links
+ * again (a getter added to a fresh object keeps it in V8's fast mode, as an object literal with one
+ * would not).
+ */
+export function loadRecord(entry: StoredRecord, unpackr: Packr, links: 'now' | 'on-access'): DocumentRecord {
+  const [item, key] = unpackr.unpack(entry.light) as StoredLight;
+  const node = withLazyBody(item, entry.body);
+  rememberPackedNode(node, key, entry.body);
+  if (links === 'now') return { node, links: unpackr.unpack(entry.links) as RawLink[] };
+  const record = { node } as DocumentRecord;
+  defineLazy(record, 'links', () => unpackr.unpack(entry.links) as RawLink[]);
+  return record;
+}
+
+/** The lengths of `entries`, three per entry, as a header lists them. */
+export function entryLengths(entries: readonly StoredRecord[]): number[] {
+  return entries.flatMap((entry) => [entry.light.length, entry.links.length, entry.body.length]);
+}
+
+/** The entries `lengths` describes, end to end in `payload`; null unless they fill it exactly. */
+export function sliceEntries(payload: Uint8Array, lengths: readonly unknown[]): StoredRecord[] | null {
+  if (lengths.length % 3 !== 0 || !lengths.every((n) => Number.isInteger(n) && (n as number) >= 0)) return null;
+  const entries: StoredRecord[] = [];
+  let at = 0;
+  const next = (length: number) => payload.subarray(at, (at += length));
+  for (let i = 0; i < lengths.length; i += 3) entries.push({ light: next(lengths[i] as number), links: next(lengths[i + 1] as number), body: next(lengths[i + 2] as number) });
+  return at === payload.length ? entries : null;
+}
+
+/** The header and the bytes after it, or null when the file is missing or not framed so. */
+export async function readFramed(file: string): Promise<{ header: unknown; payload: Uint8Array } | null> {
+  const bytes = await readFile(file).catch(() => null);
+  if (bytes === null || bytes.length < 4) return null;
+  try {
+    // A plain view: msgpackr treats Node Buffers specially (see formats/bundle/bundle.ts).
+    const view = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const headerLength = new DataView(view.buffer, view.byteOffset, 4).getUint32(0, true);
+    if (4 + headerLength > view.length) return null;
+    return { header: newPackr().unpack(view.subarray(4, 4 + headerLength)), payload: view.subarray(4 + headerLength) };
+  } catch {
+    return null;
+  }
+}
+
+/** Writes `header` then `parts` (atomically, one vectored write), with a `.gitignore` keeping the folder out of git. */
+export async function writeFramed(file: string, header: unknown, parts: readonly Uint8Array[]): Promise<void> {
+  const head = newPackr().pack(header);
+  const length = new Uint8Array(4);
+  new DataView(length.buffer).setUint32(0, head.length, true);
+  await writeAtomicParts(file, [length, head, ...parts]);
+  // Keep the cache out of git wherever it is written (a committed .kdd-index/ must not carry it).
+  await writeIfChanged(join(dirname(file), '.gitignore'), '*\n');
+}

@@ -1,0 +1,107 @@
+/**
+ * Pack stage: graph + manifest (+ L2 vectors) → bundle bytes. A pure function of its input; the
+ * file name tag is the first 12 hex chars of the bytes' SHA-256, so equal bundles have equal names.
+ */
+import { createHash } from 'node:crypto';
+import { type BundleContent, encodeBundle } from '../../formats/bundle/bundle.js';
+import { BUNDLE_FORMAT_VERSION, type BundleChunk, type BundleVectors } from '../../formats/bundle/types.js';
+import type { IndexManifest } from '../../model/graph.js';
+import { TermCounter, TermIds, assembleTextIndex } from '../../runtime/search/bm25f.js';
+import { assembleChunkIndex } from '../../runtime/search/chunk-index.js';
+import type { QuantizedVectors } from '../../formats/bundle/vectors.js';
+import { withEnrichmentSections } from '../enrich/edges.js';
+import type { Graph } from '../graph/link.js';
+import { canonical } from '../../formats/canonical.js';
+import { memoNodePack, type NodePack, type PackMemo } from '../cache/pack-memo.js';
+import { computeNodePack } from './node-pack.js';
+import { packedEdges, packedNode } from '../cache/packed-node.js';
+
+export interface PackedBundle {
+  bytes: Uint8Array;
+  /** 12 hex chars of SHA-256. */
+  hash: string;
+  /** `kdd-<hash>.msgpack` */
+  fileName: string;
+}
+
+/** L2 output of the embed stage: row i of `quantized` embeds the chunk `chunk_ids[i]`. */
+export interface PackVectors {
+  model: string;
+  dimensions: number;
+  chunk_ids: string[];
+  quantized: QuantizedVectors;
+}
+
+export type PackInput = Pick<Graph, 'nodes' | 'edges' | 'dangling' | 'layer_violations' | 'enrichment_summaries'> & { manifest: IndexManifest; vectors?: PackVectors | null };
+
+export interface PackOptions {
+  /**
+   * Per-node pack products from earlier packs (compiler/cache/pack-memo.ts): nodes whose content
+   * it holds are not tokenised or chunked again, new ones are added. The bytes do not depend on it.
+   */
+  memo?: PackMemo;
+}
+
+export function packBundle(input: PackInput, options: PackOptions = {}): PackedBundle {
+  // L3 summaries become a last, searchable section of their node (compiler/enrich/edges.ts).
+  const packed = withEnrichmentSections(input.nodes, input.enrichment_summaries).map(packedNode);
+  const nodes = packed.map((p) => p.node);
+  // Tokenise and chunk each node once (or take it from the memo), then assemble both indexes.
+  const { memo } = options;
+  if (memo) memo.used.clear();
+  const vocab = memo?.vocab ?? new TermIds();
+  const counter = new TermCounter();
+  const packs = packed.map((p) => (memo ? memoNodePack(memo, p.key, () => computeNodePack(p.node, memo.vocab, counter)) : computeNodePack(p.node, vocab, counter)));
+  const { chunks, chunkTerms } = bundleChunks(packs);
+  const bundle: BundleContent = {
+    format: BUNDLE_FORMAT_VERSION,
+    // Who built it and at which HEAD is not part of what was built: two developers' bundles of the
+    // same tree are equal, and a commit that touches no spec does not change the bundle.
+    manifest: canonical({ ...input.manifest, indexed_by: null, git_commit: null }),
+    nodes,
+    edges: input.edges,
+    layer_violations: canonical(input.layer_violations),
+    dangling: canonical(input.dangling),
+    search: assembleTextIndex(packs, vocab.terms, packs.map((pack) => pack.keys)),
+    chunk_search: assembleChunkIndex(chunkTerms, vocab.terms), // chunk_search: issue #10
+    chunks,
+    vectors: input.vectors ? bundleVectors(input.vectors, chunks) : null,
+  };
+  const bytes = encodeBundle(bundle, { bodies: packed.map((p) => p.body), edges: packedEdges(input.edges, nodes), allocate: (size) => Buffer.allocUnsafeSlow(size) });
+  const hash = bundleHash(bytes);
+  return { bytes, hash, fileName: `kdd-${hash}.msgpack` };
+}
+
+export function bundleHash(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex').slice(0, 12);
+}
+
+/** The bundle's chunks (`chunkAll` of each node, in node order) and each chunk's `[term, tf]` pairs. */
+function bundleChunks(packs: readonly NodePack[]): { chunks: BundleChunk[]; chunkTerms: Uint32Array[] } {
+  const chunks: BundleChunk[] = [];
+  const chunkTerms: Uint32Array[] = [];
+  packs.forEach((pack, node) => {
+    let from = 0;
+    pack.chunkIds.forEach((id, k) => {
+      const row = k * 5;
+      const r = pack.chunkRows;
+      chunks.push({ id, node, position: r[row]!, section: r[row + 1]!, start: r[row + 2]!, end: r[row + 3]!, embeddable: r[row + 4] === 1 });
+      chunkTerms.push(pack.chunkTerms.subarray(from, pack.chunkEnds[k]!));
+      from = pack.chunkEnds[k]!;
+    });
+  });
+  return { chunks, chunkTerms };
+}
+
+/** Re-orders the embed stage's rows to follow the bundle's chunk order. */
+function bundleVectors(vectors: PackVectors, chunks: readonly BundleChunk[]): BundleVectors {
+  const chunkIndex = new Map(chunks.map((chunk, index) => [chunk.id, index]));
+  const rows = vectors.chunk_ids.map((id) => {
+    const index = chunkIndex.get(id);
+    if (index === undefined) throw new Error(`embedded chunk ${id} is not a chunk of the bundle`);
+    return index;
+  });
+  // The embed stage sorts chunks by (node id, position) like the bundle does, so rows ascend already.
+  for (let i = 1; i < rows.length; i++) if (rows[i]! <= rows[i - 1]!) throw new Error('embedded chunks are not in bundle order');
+  return { model: vectors.model, dimensions: vectors.dimensions, rows, quantized: vectors.quantized };
+}

@@ -1,0 +1,127 @@
+/** Bundle edges: columns of node indices, string-table indices and flags (docs/bundle-format.md). */
+import type { GraphEdge, GraphNode } from '../../model/graph.js';
+import { corrupt, decodeUints, encodeUints, StringTable } from './columns.js';
+
+export interface EncodedEdges {
+  count: number;
+  strings: string[];
+  /** Node reference: value < nodes = node index; else `strings[value - nodes]` (an id no node has). */
+  from: Uint8Array;
+  to: Uint8Array;
+  /** String-table index of `edge_type` / `extraction_method`. */
+  type: Uint8Array;
+  method: Uint8Array;
+  /** 0 = the from-node's `source_file`; else `strings[value - 1]`. */
+  source: Uint8Array;
+  /** Index into `metadata` (distinct metadata objects, each `[key, value, …]` as string indices). */
+  meta: Uint8Array;
+  metadata: number[][];
+  /** bit 0 `layer_violation`, bit 1 `bidirectional`. */
+  flags: Uint8Array;
+}
+
+export function encodeEdges(edges: readonly GraphEdge[], nodes: readonly GraphNode[]): EncodedEdges {
+  const position = new Map<string, number>();
+  nodes.forEach((node, i) => position.set(node.id, i));
+  const strings = new StringTable();
+  const ref = (id: string) => position.get(id) ?? nodes.length + strings.id(id);
+  const count = edges.length;
+  const from = new Array<number>(count);
+  const to = new Array<number>(count);
+  const type = new Array<number>(count);
+  const method = new Array<number>(count);
+  const source = new Array<number>(count);
+  const meta = new Array<number>(count);
+  const flags = new Array<number>(count);
+  const metaIds = new Map<string, number>();
+  const metadata: number[][] = [];
+  edges.forEach((edge, i) => {
+    from[i] = ref(edge.from_node);
+    to[i] = ref(edge.to_node);
+    type[i] = strings.id(edge.edge_type);
+    method[i] = strings.id(edge.extraction_method);
+    const fromNode = from[i]! < nodes.length ? nodes[from[i]!] : undefined;
+    source[i] = fromNode && fromNode.source_file === edge.source_file ? 0 : 1 + strings.id(edge.source_file);
+    const flat: number[] = [];
+    for (const key of Object.keys(edge.metadata)) flat.push(strings.id(key), strings.id(edge.metadata[key]!));
+    const signature = flat.join(',');
+    let m = metaIds.get(signature);
+    if (m === undefined) metaIds.set(signature, (m = metadata.push(flat) - 1));
+    meta[i] = m;
+    flags[i] = (edge.layer_violation ? 1 : 0) | (edge.bidirectional ? 2 : 0);
+  });
+  return {
+    count,
+    strings: strings.list,
+    from: encodeUints(from),
+    to: encodeUints(to),
+    type: encodeUints(type),
+    method: encodeUints(method),
+    source: encodeUints(source),
+    meta: encodeUints(meta),
+    metadata,
+    flags: encodeUints(flags),
+  };
+}
+
+export interface DecodedEdges {
+  edges: GraphEdge[];
+  outgoing: number[][];
+  incoming: number[][];
+}
+
+export function decodeEdges(data: unknown, nodes: readonly GraphNode[]): DecodedEdges {
+  const encoded = data as Partial<EncodedEdges> | null;
+  if (!encoded || typeof encoded.count !== 'number' || !Array.isArray(encoded.strings) || !Array.isArray(encoded.metadata)) {
+    throw corrupt('edges are missing');
+  }
+  const { count, strings } = encoded;
+  const n = nodes.length;
+  const from = decodeUints(encoded.from, count, 'edge from');
+  const to = decodeUints(encoded.to, count, 'edge to');
+  const type = decodeUints(encoded.type, count, 'edge type');
+  const method = decodeUints(encoded.method, count, 'edge method');
+  const source = decodeUints(encoded.source, count, 'edge source');
+  const meta = decodeUints(encoded.meta, count, 'edge metadata');
+  const flags = decodeUints(encoded.flags, count, 'edge flags');
+  const string = (i: number): string => {
+    const value = strings[i];
+    if (typeof value !== 'string') throw corrupt('edge string index out of range');
+    return value;
+  };
+  const ids = nodes.map((node) => node.id);
+  const nodeRef = (value: number) => (value < n ? ids[value]! : string(value - n));
+  // Edges with equal metadata share one (never mutated) object, as they share their strings.
+  const metadata = encoded.metadata.map((flat) => {
+    const object: Record<string, string> = {};
+    if (!Array.isArray(flat)) throw corrupt('edge metadata is malformed');
+    for (let k = 0; k < flat.length; k += 2) object[string(flat[k]!)] = string(flat[k + 1]!);
+    return object;
+  });
+  const outgoing: number[][] = [];
+  const incoming: number[][] = [];
+  for (let i = 0; i < n; i++) outgoing.push([]), incoming.push([]);
+  const edges = new Array<GraphEdge>(count);
+  for (let i = 0; i < count; i++) {
+    const f = from[i]!;
+    const t = to[i]!;
+    const s = source[i]!;
+    const m = metadata[meta[i]!];
+    if (m === undefined || (s === 0 && f >= n)) throw corrupt('edge column value out of range');
+    const flag = flags[i]!;
+    // Keys in code-unit order, as the packer's canonical form has them.
+    edges[i] = {
+      bidirectional: (flag & 2) !== 0,
+      edge_type: string(type[i]!),
+      extraction_method: string(method[i]!) as GraphEdge['extraction_method'],
+      from_node: nodeRef(f),
+      layer_violation: (flag & 1) !== 0,
+      metadata: m,
+      source_file: s === 0 ? nodes[f]!.source_file : string(s - 1),
+      to_node: nodeRef(t),
+    };
+    if (f < n) outgoing[f]!.push(i);
+    if (t < n) incoming[t]!.push(i);
+  }
+  return { edges, outgoing, incoming };
+}
