@@ -3,6 +3,7 @@
  * show the spec as written (lists, tables, wiki-links, the KDDDocument state diagram as SVG, a
  * Gherkin feature as scenarios), backlinks and the node's layer, the layer map with its 23
  * violations, dark mode and the print style; axe-core finds no serious accessibility violation
+ * there nor on the search, graph, impact, violations and health pages,
  * and the page logs no error. A hostile spec tree checks that nothing in a spec runs.
  * Screenshots (1280×900) go to test/artifacts/site-docs/.
  */
@@ -191,6 +192,25 @@ describe.skipIf(!ready)('the site reads like the specs (kdd-engine, Chromium)', 
     expect(hidden).toEqual(['none', 'none', 'none']);
     expect(await page.locator('.spec').isVisible()).toBe(true);
     await page.emulateMedia({ media: 'screen' });
+  });
+
+  it('has no serious accessibility violation on the search, graph, impact, violations and health pages', async () => {
+    await page.goto(`${url}/#/search?q=${encodeURIComponent('indexar fichero')}`);
+    await page.waitForFunction(() => document.body.dataset.page === 'search' && document.querySelectorAll('#results li').length > 0);
+    expect(await seriousA11y()).toEqual([]);
+    await shot('search');
+    for (const depth of [2, 1]) {
+      await page.goto(`${url}/#/graph/${encodeURIComponent('Entity:KDDDocument')}?depth=${depth}`);
+      await page.waitForFunction((d) => document.body.dataset.page === 'graph' && !document.querySelector('.loading') && document.querySelector('#depth-' + d)?.tagName === 'STRONG', depth);
+      expect(await seriousA11y(), `graph depth ${depth}`).toEqual([]);
+    }
+    await shot('graph');
+    for (const [hash, name] of [[`#/impact/${encodeURIComponent('Entity:KDDDocument')}`, 'impact'], ['#/violations', 'violations'], ['#/health', 'health']] as const) {
+      await page.goto(`${url}/${hash}`);
+      await page.waitForFunction((p) => document.body.dataset.page === p && !document.querySelector('.loading') && !!document.querySelector('main h1'), name);
+      expect(await seriousA11y(), name).toEqual([]);
+      await shot(name);
+    }
   });
 
   it('logged no page errors on the corpus', () => {

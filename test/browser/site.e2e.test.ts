@@ -73,7 +73,7 @@ describe.skipIf(!hasChromium)('static site in Chromium', () => {
   it('moves through results with the arrow keys and opens one with Enter', async () => {
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('ArrowUp');
-    expect(await page.$eval('#results li[aria-selected="true"]', (li) => (li as HTMLElement).dataset.id)).toBe('UC:UC-001');
+    expect(await page.$eval('#results li[aria-current="true"]', (li) => (li as HTMLElement).dataset.id)).toBe('UC:UC-001');
     await page.keyboard.press('Enter');
     await waitPage('node');
     expect(await page.textContent('h1')).toContain('CrearPedido');

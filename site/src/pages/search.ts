@@ -16,7 +16,9 @@ export function createSearchPage(client: Client, info: Promise<Info>, input: HTM
   const kind = h('select', { 'aria-label': 'Kind', id: 'filter-kind' }, h('option', { value: '' }, 'all kinds'));
   const layer = h('select', { 'aria-label': 'Layer', id: 'filter-layer' }, h('option', { value: '' }, 'all layers'));
   const status = h('p', { class: 'muted', id: 'search-status' });
-  const list = h('ol', { class: 'results', id: 'results', role: 'listbox' });
+  // A plain list of links, not a listbox: options may not hold links (axe nested-interactive), and a
+  // link per result keeps middle-click and copy-link working. The keyboard choice is aria-current.
+  const list = h('ol', { class: 'results', id: 'results', 'aria-label': 'Results' });
   const element = h('section', { class: 'page search' }, h('div', { class: 'filters' }, kind, layer, status), list);
   void info.then((i) => {
     kind.append(...i.kinds.map((k) => h('option', { value: k }, k)));
@@ -32,7 +34,7 @@ export function createSearchPage(client: Client, info: Promise<Info>, input: HTM
     const items = [...list.children] as HTMLElement[];
     if (items.length === 0) return;
     selected = Math.max(0, Math.min(items.length - 1, i));
-    items.forEach((item, j) => item.setAttribute('aria-selected', String(j === selected)));
+    items.forEach((item, j) => item.setAttribute('aria-current', String(j === selected)));
     items[selected]!.scrollIntoView({ block: 'nearest' });
   };
 
@@ -42,7 +44,7 @@ export function createSearchPage(client: Client, info: Promise<Info>, input: HTM
       ...answer.rows.map((row, i) =>
         h(
           'li',
-          { role: 'option', 'aria-selected': String(i === 0), 'data-id': row.id },
+          { 'aria-current': String(i === 0), 'data-id': row.id },
           h('a', { href: nodeHref(row.id), class: 'result-title' }, h('span', { class: layerClass(row.layer) }), row.title, ' ', h('code', {}, row.id)),
           h('div', { class: 'result-meta' }, `${row.kind} · ${row.layer}${row.status ? ` · ${row.status}` : ''} · ${row.source_file}${row.section ? ` · § ${row.section}` : ''}`),
           h('p', { class: 'snippet' }, row.snippet.map(([text, hit]) => (hit ? h('mark', {}, text) : text))),
