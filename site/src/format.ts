@@ -17,7 +17,8 @@
  * - graph chunks ({@link GraphChunk}): up to {@link GRAPH_CHUNK} nodes that link to each other
  *   (grouped by the packer so a neighbourhood spans few chunks), their labels, their edges both ways,
  *   and the names of their detail and impact pieces;
- * - node details ({@link NodeDetail}) and impact pieces (the runtime's `impact` answer), one per node.
+ * - node details ({@link NodeDetail}) and impact pieces (the runtime's `impact` answer), one per node;
+ * - report pieces: the layer map, `violations` and `health` answers, one each ({@link GraphMeta}).
  * A node's *slot* is `chunk * GRAPH_CHUNK + place in chunk`: edges name slots, so a neighbour's
  * chunk is known without any global table.
  */
@@ -134,7 +135,16 @@ export interface GraphMeta {
   chunks: string[];
   /** Id directory shards, sorted by first id. */
   ids: ShardRef[];
+  /**
+   * The tree-wide answers, one piece each: the layer map's data and the registry's `violations` and
+   * `health` answers with default parameters. Absent in sub-bundles from before they existed: the
+   * worker then computes them from the full bundle.
+   */
+  reports?: Record<ReportName, string>;
 }
+
+/** The pages whose answer covers the whole tree: precomputed once per build. */
+export type ReportName = 'layers' | 'violations' | 'health';
 
 export interface IdShard {
   /** Sorted node ids joined by `\n`. */

@@ -4,15 +4,15 @@
  * Search answers from the site sub-bundle (`kdd-site.json`, a few small shards per query) when it
  * was derived from the bundle `kdd.json` names; otherwise from the full bundle. Node, graph and
  * impact pages read the sub-bundle's graph pieces (a few small files per page, graph/store.ts).
- * Violations and health need the whole graph: the full bundle is fetched the first time one of
- * them opens (content-hashed, so the browser caches it for good).
+ * The layer map, violations and health answer about the whole tree: the sub-bundle holds them
+ * precomputed; without it the full bundle is fetched the first time one of them opens.
  */
 import { Packr } from 'msgpackr';
 import { fetchIndex, parsePointer, POINTER_FILE } from '../../runtime/load.js';
 import type { KddIndex } from '../../runtime/kdd-index.js';
 import { KINDS, LAYERS } from '../../model/graph.js';
 import { createDocLoader } from './docs.js';
-import { SITE_FORMAT, SITE_POINTER_FILE, type GraphMeta, type SearchMeta, type SitePointer } from './format.js';
+import { SITE_FORMAT, SITE_POINTER_FILE, type GraphMeta, type ReportName, type SearchMeta, type SitePointer } from './format.js';
 import { BundleGraph, ChunkedGraph, type GraphStore } from './graph/store.js';
 import { neighbourhood } from './graph/walk.js';
 import type { Info, InitMessage, NodeView, RequestMessage, RequestType, Requests, ResponseMessage, SearchAnswer, SearchRequest } from './protocol.js';
@@ -157,6 +157,18 @@ function chunkedGraph(): Promise<ChunkedGraph | null> {
   }));
 }
 
+/**
+ * A tree-wide answer (layer map, violations, health): from a full bundle already in memory, else the
+ * sub-bundle's precomputed piece (a few kB instead of the whole bundle), else the full bundle.
+ */
+async function report<T>(name: ReportName, compute: (index: KddIndex) => T | Promise<T>): Promise<T> {
+  if (!loaded) {
+    const piece = (await chunkedGraph())?.report<T>(name);
+    if (piece) return piece;
+  }
+  return compute(await fullIndex());
+}
+
 /** The store's slot for `id`, or NODE_NOT_FOUND. */
 async function slotOf(store: GraphStore, id: string): Promise<number> {
   const slot = await store.slotOf(id);
@@ -184,10 +196,10 @@ const handlers: { [K in RequestType]: (params: Requests[K][0]) => Promise<Reques
   },
   // Report queries (the registry's, as every door runs them) load on first use: the first search
   // downloads only what search needs.
-  violations: async () => (await registry()).runQuery('violations', await fullIndex(), {}),
-  health: async () => (await registry()).runQuery('health', await fullIndex(), {}),
+  violations: () => report('violations', async (index) => (await registry()).runQuery('violations', index, {})),
+  health: () => report('health', async (index) => (await registry()).runQuery('health', index, {})),
   doc: (params) => docs.load(params.id),
-  layers: async () => (await import('./layer-map.js')).layerMap(await fullIndex()),
+  layers: () => report('layers', async (index) => (await import('./layer-map.js')).layerMap(index)),
 };
 
 scope.onmessage = (event: MessageEvent) => {

@@ -17,6 +17,8 @@ import { rank } from '../../site/src/search/rank.js';
 import { ShardedSearch } from '../../site/src/search/sharded.js';
 import fc from 'fast-check';
 import { impact } from '../../runtime/queries/impact.js';
+import { runQuery } from '../../runtime/queries/registry.js';
+import { layerMap } from '../../site/src/layer-map.js';
 import type { GraphMeta } from '../../site/src/format.js';
 import { BundleGraph, ChunkedGraph } from '../../site/src/graph/store.js';
 import { filterNeighbourhood, neighbourhood } from '../../site/src/graph/walk.js';
@@ -151,6 +153,16 @@ describe('graph pieces', () => {
       expect(await pieces.impact(slot)).toEqual(impact(full, { node_id: node.id }));
     }
     expect(await pieces.slotOf('UC:NOPE')).toBeNull();
+  });
+
+  it('hold the layer map, violations and health answers the full bundle gives, and none for an older meta', async () => {
+    const pieces = await chunked();
+    expect(await pieces.report('layers')).toEqual(layerMap(full));
+    expect(await pieces.report('violations')).toEqual(runQuery('violations', full, {}));
+    expect(await pieces.report('health')).toEqual(runQuery('health', full, {}));
+    expect((await pieces.report<{ total_violations: number }>('violations'))!.total_violations).toBeGreaterThan(0);
+    const older = new ChunkedGraph({ ...pieces.meta, reports: undefined }, () => Promise.reject(new Error('no fetch expected')));
+    expect(older.report('layers')).toBeNull();
   });
 
   it('give every node the same neighbourhood at depths 1 to 3', async () => {

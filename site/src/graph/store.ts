@@ -6,7 +6,7 @@
  */
 import type { KddIndex } from '../../../runtime/kdd-index.js';
 import type { ImpactResult } from '../../../runtime/queries/impact.js';
-import { decodeVarints, GRAPH_CHUNK, shardFor, type GraphChunk, type GraphMeta, type IdShard } from '../format.js';
+import { decodeVarints, GRAPH_CHUNK, shardFor, type GraphChunk, type GraphMeta, type IdShard, type ReportName } from '../format.js';
 import { danglingByNode, nodeView } from '../node-view.js';
 import type { NodeView } from '../protocol.js';
 import type { FetchFile } from '../search/sharded.js';
@@ -91,6 +91,12 @@ export class ChunkedGraph implements GraphStore {
   async impact(slot: number): Promise<ImpactResult> {
     const { chunk } = await this.chunk(Math.floor(slot / GRAPH_CHUNK));
     return this.fetchFile<ImpactResult>(chunk.impacts[slot % GRAPH_CHUNK]!);
+  }
+
+  /** A precomputed tree-wide answer, or null when the sub-bundle predates them. */
+  report<T>(name: ReportName): Promise<T> | null {
+    const file = this.meta.reports?.[name];
+    return file ? this.fetchFile<T>(file) : null;
   }
 
   private loaded(slot: number): LoadedChunk {
