@@ -1,10 +1,10 @@
-/**
- * The data model shared by the compiler and the runtime: graph nodes, edges and the
+/** * The data model shared by the compiler and the runtime: graph nodes, edges and the
  * derived lists the bundle carries. Field names follow the specification's entities
  * (GraphNode, GraphEdge, IndexManifest) so that JSON answers use the spec's vocabulary.
  *
  * This module is isomorphic: plain data only, no Node-only types.
  */
+import type { RawLink } from './records.js';
 
 /** KDD layers, in dependency order (BR-LAYER-001). `05-architecture` is outside the flow like 00. */
 export const LAYERS = [
@@ -124,7 +124,16 @@ export interface DanglingLink {
   target: string;
   source_file: string;
   section: string | null;
+  /**
+   * Every link to `target` the node wrote, with what shapes its edges, in the order written: a merge
+   * re-links them exactly as it re-links the raw links of a `.kdd-index/` (typed edges included).
+   * Absent in bundles packed before it was added.
+   */
+  links?: DanglingOccurrence[];
 }
+
+/** One unresolved link as written: the raw-link fields that decide its edges' types and metadata. */
+export type DanglingOccurrence = Pick<RawLink, 'anchor' | 'alias' | 'field' | 'section'> & Partial<Pick<RawLink, 'relation' | 'cardinality'>>;
 
 /** One row of QRY-006: an edge that goes up the layer hierarchy. */
 export interface LayerViolation {

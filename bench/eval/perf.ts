@@ -24,7 +24,7 @@ for (let c = 0; c < copies; c++) {
 }
 nodes.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 const t0 = performance.now();
-const packed = packBundle({ nodes, edges, dangling: [], layer_violations: [], manifest: { ...compiled.manifest, stats: { ...compiled.manifest.stats, nodes: nodes.length, edges: edges.length } } });
+const packed = packBundle({ nodes, edges, dangling: [], unresolved_ids: [], layer_violations: [], manifest: { ...compiled.manifest, stats: { ...compiled.manifest.stats, nodes: nodes.length, edges: edges.length } } });
 const packMs = performance.now() - t0;
 const loads: number[] = [];
 let index = await loadIndex(packed.bytes);

@@ -37,12 +37,13 @@ import { codeFingerprint } from './code-fingerprint.js';
 import { packedEdges, rememberPackedEdges } from './packed-node.js';
 import { entryLengths, loadRecord, readFramed, sliceEntries, storeRecord, writeFramed, type StoredRecord } from './record-entries.js';
 
-const CACHE_FORMAT = 'kdd-record-cache/3';
+const CACHE_FORMAT = 'kdd-record-cache/4';
 
 /** The link stage's output as the cache stores it. */
 export interface CachedGraph {
   edges: EncodedEdges;
   dangling: DanglingLink[];
+  unresolved_ids: DanglingLink[];
   layer_violations: LayerViolation[];
   warnings: BuildWarning[];
 }
@@ -123,7 +124,7 @@ export async function readRecordCache(file: string, manifestText: string): Promi
 /** Shape check (the edge columns themselves are checked when decoded, compiler/incremental.ts). */
 function isCachedGraph(value: unknown): value is CachedGraph {
   const graph = value as Partial<CachedGraph> | null | undefined;
-  return !!graph && typeof graph.edges === 'object' && graph.edges !== null && Array.isArray(graph.dangling) && Array.isArray(graph.layer_violations) && Array.isArray(graph.warnings);
+  return !!graph && typeof graph.edges === 'object' && graph.edges !== null && Array.isArray(graph.dangling) && Array.isArray(graph.unresolved_ids) && Array.isArray(graph.layer_violations) && Array.isArray(graph.warnings);
 }
 
 /** The graph `cached` describes, over `records` (whose link input is the one it was linked from). */
@@ -131,7 +132,7 @@ export function restoreGraph(records: readonly DocumentRecord[], cached: CachedG
   const nodes = records.map((record) => record.node).sort((a, b) => compare(a.id, b.id));
   const { edges } = decodeEdges(cached.edges, nodes);
   rememberPackedEdges(edges, cached.edges);
-  return { nodes, edges, dangling: cached.dangling, layer_violations: cached.layer_violations, warnings: cached.warnings };
+  return { nodes, edges, dangling: cached.dangling, unresolved_ids: cached.unresolved_ids, layer_violations: cached.layer_violations, warnings: cached.warnings };
 }
 
 /**
@@ -165,6 +166,7 @@ export async function writeRecordCache(
     graph: graph && {
       edges: packedEdges(graph.edges, graph.nodes),
       dangling: graph.dangling,
+      unresolved_ids: graph.unresolved_ids,
       layer_violations: graph.layer_violations,
       warnings: graph.warnings,
     },

@@ -3,7 +3,7 @@
  * kind table's rules, flags layer violations (BR-LAYER-001), adds implicit LAYER_DEPENDENCY edges,
  * and keeps unresolved links as dangling references. Pure: same records ⇒ same graph.
  */
-import type { DanglingLink, GraphEdge, GraphNode, LayerViolation } from '../../model/graph.js';
+import type { DanglingLink, DanglingOccurrence, GraphEdge, GraphNode, LayerViolation } from '../../model/graph.js';
 import { warning, type BuildWarning } from '../diagnostics.js';
 import type { DocumentRecord, RawLink } from '../../model/records.js';
 import { canonical } from '../../formats/canonical.js';
@@ -17,6 +17,11 @@ export interface Graph {
   /** Sorted by (from_node, to_node, edge_type). */
   edges: GraphEdge[];
   dangling: DanglingLink[];
+  /**
+   * Bare ids (Gherkin) that resolve to no node, grouped like `dangling`: never reported, but kept so
+   * that a merge of bundles, which have no raw links, resolves them as a merge of indexes does.
+   */
+  unresolved_ids: DanglingLink[];
   layer_violations: LayerViolation[];
   warnings: BuildWarning[];
   /** L3: node id → agent summary (compiler/enrich/edges.ts); the pack stage makes it searchable. */
@@ -46,9 +51,9 @@ export function linkRecords(records: readonly DocumentRecord[], firstCommitTimes
   const kept = [...byId.values()].sort((a, b) => compare(a.node.id, b.node.id));
   const resolver = new LinkResolver(kept.map((record) => record.node));
   const edges: GraphEdge[] = [];
-  const dangling = new Map<string, DanglingLink>();
-  for (const record of kept) edges.push(...linkNode(record, resolver, byId, dangling, warnings));
-  return graphOf(kept, byId, edges, dangling, warnings);
+  const unresolved = newUnresolved();
+  for (const record of kept) edges.push(...linkNode(record, resolver, byId, unresolved, warnings));
+  return graphOf(kept, byId, edges, unresolved, warnings);
 }
 
 /** Whether `a` is older than `b`, which comes first in path order: only an older commit beats that. */
@@ -69,21 +74,23 @@ export function relinkRecords(records: readonly DocumentRecord[], previous: Grap
   const resolver = new LinkResolver(kept.map((record) => record.node));
   const edgesOf = groupBy(previous.edges, (edge) => edge.from_node);
   const danglingOf = groupBy(previous.dangling, (link) => link.from_node);
+  const unresolvedIdsOf = groupBy(previous.unresolved_ids, (link) => link.from_node);
   const warningsOf = groupBy(previous.warnings, (w) => w.file);
   const edges: GraphEdge[] = [];
-  const dangling = new Map<string, DanglingLink>();
+  const unresolved = newUnresolved();
   const warnings: BuildWarning[] = [];
   for (const record of kept) {
     const { node } = record;
     if (changed.has(node.id)) {
-      edges.push(...linkNode(record, resolver, byId, dangling, warnings));
+      edges.push(...linkNode(record, resolver, byId, unresolved, warnings));
       continue;
     }
     edges.push(...(edgesOf.get(node.id) ?? []));
-    for (const link of danglingOf.get(node.id) ?? []) dangling.set(danglingKey(node.id, link.target), link);
+    for (const link of danglingOf.get(node.id) ?? []) unresolved.wiki.set(danglingKey(node.id, link.target), link);
+    for (const link of unresolvedIdsOf.get(node.id) ?? []) unresolved.id.set(danglingKey(node.id, link.target), link);
     warnings.push(...(warningsOf.get(node.source_file) ?? []));
   }
-  return graphOf(kept, byId, edges, dangling, warnings);
+  return graphOf(kept, byId, edges, unresolved, warnings);
 }
 
 function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
@@ -102,14 +109,14 @@ function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, 
  * Nodes are visited in id order and every edge leaves the node being visited, so concatenating the
  * nodes' lists yields the global (from, to, type) order directly.
  */
-function linkNode(record: DocumentRecord, resolver: LinkResolver, byId: ReadonlyMap<string, DocumentRecord>, dangling: Map<string, DanglingLink>, warnings: BuildWarning[]): GraphEdge[] {
+function linkNode(record: DocumentRecord, resolver: LinkResolver, byId: ReadonlyMap<string, DocumentRecord>, unresolved: Unresolved, warnings: BuildWarning[]): GraphEdge[] {
   const { node, links } = record;
   const own: GraphEdge[] = [];
   for (const link of links) {
     if (!link.target) continue; // [[#Section]]: a reference inside the same document
     const resolution = resolver.resolve(link.target, node.domain, link.domain);
     if (!resolution) {
-      if (link.origin === 'wiki') addDangling(dangling, node, link);
+      addUnresolved(unresolved[link.origin], node, link);
       continue;
     }
     if (resolution.others.length > 0) {
@@ -122,11 +129,13 @@ function linkNode(record: DocumentRecord, resolver: LinkResolver, byId: Readonly
   return withLayerDependencies(dedupe(own), byId);
 }
 
-function graphOf(kept: readonly DocumentRecord[], byId: ReadonlyMap<string, DocumentRecord>, edges: GraphEdge[], dangling: ReadonlyMap<string, DanglingLink>, warnings: BuildWarning[]): Graph {
+function graphOf(kept: readonly DocumentRecord[], byId: ReadonlyMap<string, DocumentRecord>, edges: GraphEdge[], unresolved: Unresolved, warnings: BuildWarning[]): Graph {
+  const sorted = (links: ReadonlyMap<string, DanglingLink>) => [...links.values()].sort((a, b) => compare(a.from_node, b.from_node) || compare(a.target, b.target));
   return {
     nodes: kept.map((record) => record.node),
     edges,
-    dangling: [...dangling.values()].sort((a, b) => compare(a.from_node, b.from_node) || compare(a.target, b.target)),
+    dangling: sorted(unresolved.wiki),
+    unresolved_ids: sorted(unresolved.id),
     layer_violations: layerViolations(edges, byId),
     warnings,
   };
@@ -218,10 +227,19 @@ function withLayerDependencies(own: GraphEdge[], byId: ReadonlyMap<string, Docum
 
 const danglingKey = (from: string, target: string) => `${from}\u0000${target}`;
 
-function addDangling(dangling: Map<string, DanglingLink>, node: GraphNode, link: RawLink): void {
+/** Links that resolve to no node, by origin, one entry per (node, target): wiki-links are the dangling ones. */
+type Unresolved = Record<RawLink['origin'], Map<string, DanglingLink>>;
+const newUnresolved = (): Unresolved => ({ wiki: new Map(), id: new Map() });
+
+function addUnresolved(dangling: Map<string, DanglingLink>, node: GraphNode, link: RawLink): void {
   const target = link.domain ? `${link.domain}::${link.target}` : link.target!;
   const key = danglingKey(node.id, target);
-  if (!dangling.has(key)) dangling.set(key, { from_node: node.id, target, source_file: node.source_file, section: link.section });
+  const occurrence: DanglingOccurrence = { anchor: link.anchor, alias: link.alias, field: link.field, section: link.section };
+  if (link.relation !== undefined) occurrence.relation = link.relation;
+  if (link.cardinality !== undefined) occurrence.cardinality = link.cardinality;
+  const entry = dangling.get(key);
+  if (entry) entry.links!.push(occurrence);
+  else dangling.set(key, { from_node: node.id, target, source_file: node.source_file, section: link.section, links: [occurrence] });
 }
 
 function layerViolations(edges: readonly GraphEdge[], byId: ReadonlyMap<string, DocumentRecord>): LayerViolation[] {

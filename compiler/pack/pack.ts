@@ -32,7 +32,7 @@ export interface PackVectors {
   quantized: QuantizedVectors;
 }
 
-export type PackInput = Pick<Graph, 'nodes' | 'edges' | 'dangling' | 'layer_violations' | 'enrichment_summaries'> & { manifest: IndexManifest; vectors?: PackVectors | null };
+export type PackInput = Pick<Graph, 'nodes' | 'edges' | 'dangling' | 'unresolved_ids' | 'layer_violations' | 'enrichment_summaries'> & { manifest: IndexManifest; vectors?: PackVectors | null };
 
 export interface PackOptions {
   /**
@@ -62,6 +62,7 @@ export function packBundle(input: PackInput, options: PackOptions = {}): PackedB
     edges: input.edges,
     layer_violations: canonical(input.layer_violations),
     dangling: canonical(input.dangling),
+    unresolved_ids: canonical(input.unresolved_ids),
     search: assembleTextIndex(packs, vocab.terms, packs.map((pack) => pack.keys)),
     chunk_search: assembleChunkIndex(chunkTerms, vocab.terms), // chunk_search: issue #10
     chunks,

@@ -10,14 +10,15 @@
  * - The graph is re-linked from the winners' raw links, so edges are the union the winners make,
  *   edges of deleted nodes go away, and dangling links that another input defines now resolve.
  *
- * Bundle inputs carry resolved edges and dangling links but no raw links: their edges are kept as
- * they are (for the winning version), their dangling links are re-resolved by target. See
+ * Bundle inputs carry resolved edges and unresolved links but no raw links: their edges are kept as
+ * they are (for the winning version), their unresolved links are linked again from every link as
+ * written, so bundles and `.kdd-index/` folders of the same content merge alike. See
  * docs/distributed.md.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { Bundle } from '../../formats/bundle/types.js';
 import { createError } from '../../model/errors.js';
-import type { GraphEdge, GraphNode, IndexManifest } from '../../model/graph.js';
+import type { DanglingLink, GraphEdge, GraphNode, IndexManifest } from '../../model/graph.js';
 import { INDEX_FORMAT_VERSION, makeManifest } from '../pipeline.js';
 import { stableJson } from '../../formats/canonical.js';
 import { sortTombstones, type IndexContent, type Tombstone } from '../emit/tombstones.js';
@@ -317,28 +318,29 @@ function withBundleEdges(graph: Graph, extra: readonly GraphEdge[]): Graph {
 }
 
 /**
- * A bundle as a merge input: its nodes become records whose only raw links are its dangling links
- * (re-resolved against the merged nodes); its resolved edges are carried as they are.
+ * A bundle as a merge input: its nodes become records whose only raw links are its unresolved ones
+ * (dangling wiki-links and bare ids, re-resolved against the merged nodes); its resolved edges are
+ * carried as they are.
  */
 export function bundleSource(bundle: Bundle, source: string): MergeSource {
-  const dangling = new Map<string, RawLink[]>();
-  for (const link of bundle.dangling) {
-    const split = link.target.indexOf('::');
-    const raw: RawLink = {
-      target: split >= 0 ? link.target.slice(split + 2) : link.target,
-      domain: split >= 0 ? link.target.slice(0, split) : null,
-      anchor: null,
-      alias: null,
-      field: null,
-      section: link.section,
-      origin: 'wiki',
-    };
-    dangling.set(link.from_node, [...(dangling.get(link.from_node) ?? []), raw]);
-  }
+  const unresolved = new Map<string, RawLink[]>();
+  const add = (links: readonly DanglingLink[], origin: RawLink['origin']) => {
+    for (const link of links) {
+      const split = link.target.indexOf('::');
+      const target = split >= 0 ? link.target.slice(split + 2) : link.target;
+      const domain = split >= 0 ? link.target.slice(0, split) : null;
+      // Bundles packed before `links` existed kept only the first link's section: a plain wiki-link.
+      const occurrences = link.links ?? [{ anchor: null, alias: null, field: null, section: link.section }];
+      const raws = occurrences.map((occurrence): RawLink => ({ target, domain, ...occurrence, origin }));
+      unresolved.set(link.from_node, [...(unresolved.get(link.from_node) ?? []), ...raws]);
+    }
+  };
+  add(bundle.dangling, 'wiki');
+  add(bundle.unresolved_ids ?? [], 'id');
   return {
     source,
     manifest: bundle.manifest,
-    records: bundle.nodes.map((node) => ({ node, links: dangling.get(node.id) ?? [] })).sort((a, b) => compare(a.node.source_file, b.node.source_file)),
+    records: bundle.nodes.map((node) => ({ node, links: unresolved.get(node.id) ?? [] })).sort((a, b) => compare(a.node.source_file, b.node.source_file)),
     tombstones: [],
     edges: bundle.edges,
   };

@@ -26,6 +26,7 @@ export interface EncodedBundle {
   edges: EncodedEdges;
   layer_violations: unknown;
   dangling: unknown;
+  unresolved_ids?: unknown;
   search: unknown;
   chunk_search?: unknown; // chunk_search: issue #10
   chunks: EncodedChunks;
@@ -52,6 +53,7 @@ export function toEncoded(bundle: BundleContent, options: EncodeOptions = {}): E
     edges: options.edges ?? encodeEdges(bundle.edges ?? [], nodes),
     layer_violations: bundle.layer_violations ?? [],
     dangling: bundle.dangling ?? [],
+    unresolved_ids: bundle.unresolved_ids ?? [],
     search: bundle.search ?? null,
     // Absent stays absent (older in-memory bundles), so decode(encode(b)) deep-equals b.
     ...(bundle.chunk_search !== undefined ? { chunk_search: bundle.chunk_search } : {}), // chunk_search: issue #10
@@ -79,6 +81,8 @@ export function fromEncoded(encoded: EncodedBundle, options: HydrateOptions = {}
     incoming,
     layer_violations: encoded.layer_violations as Bundle['layer_violations'],
     dangling: encoded.dangling as Bundle['dangling'],
+    // Bundles packed before it existed: no bare ids to resolve (a merge then keeps their edges only).
+    unresolved_ids: (encoded.unresolved_ids ?? []) as Bundle['unresolved_ids'],
     search: encoded.search,
     ...('chunk_search' in encoded ? { chunk_search: encoded.chunk_search } : {}), // chunk_search: issue #10
     chunks: null as unknown as BundleChunk[],

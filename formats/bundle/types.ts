@@ -25,6 +25,8 @@ export interface Bundle {
   layer_violations: LayerViolation[];
   /** Unresolved wiki-links, sorted by (from_node, target). */
   dangling: DanglingLink[];
+  /** Bare ids (Gherkin) that resolve to no node, like `dangling`; only merges read them. Empty in older bundles. */
+  unresolved_ids: DanglingLink[];
   /** Serialized full-text index (runtime/search), restored without re-tokenising. */
   search: unknown;
   // chunk_search: issue #10

@@ -66,7 +66,7 @@ describe('edges', () => {
   });
 
   it('keeps unresolved links as dangling references', () => {
-    expect(kinds.graph.dangling).toEqual([{ from_node: 'Entity:Usuario', target: 'Carrito', source_file: '01-domain/entities/Usuario.md', section: 'Descripción' }]);
+    expect(kinds.graph.dangling).toEqual([{ from_node: 'Entity:Usuario', target: 'Carrito', source_file: '01-domain/entities/Usuario.md', section: 'Descripción', links: [{ anchor: null, alias: null, field: 'description', section: 'Descripción' }] }]);
   });
 });
 

@@ -95,17 +95,20 @@ describe('mergeIndexes laws (bundle bytes)', () => {
     );
   });
 
-  it('merging the indexes of disjoint parts of a tree equals the index of the whole tree', async () => {
+  it('merging the indexes, or the bundles, of disjoint parts of a tree equals the index of the whole tree', async () => {
     await fc.assert(
       fc.asyncProperty(treeArbitrary({ minDocs: 2, maxDocs: 9 }), fc.array(fc.nat(2), { minLength: 12, maxLength: 12 }), async (tree, parts) => {
         const paths = Object.keys(tree).sort();
         const split = [0, 1, 2].map((part) => Object.fromEntries(paths.filter((_, i) => parts[i]! === part).map((path) => [path, tree[path]!])));
         const inputs = await Promise.all(split.map((partTree, i) => indexOf(partTree, `part${i}`)));
+        const bundles: MergeSource[] = [];
+        for (const [i, partTree] of split.entries()) bundles.push(bundleSource(decodeBundle(packCompiled(await compile({ specsDir: (await indexOf(partTree, 'x'), roots.at(-1)!) })).bytes), `part${i}.msgpack`));
         const root = await mkdtemp(join(tmpdir(), 'kdd-merge-'));
         roots.push(root);
         await writeTree(root, tree);
         const whole = Buffer.from(packCompiled(await compile({ specsDir: root })).bytes);
         expect(bytesOf(mergeIndexes(inputs)).equals(whole)).toBe(true);
+        expect(bytesOf(mergeIndexes(bundles)).equals(whole)).toBe(true);
       }),
       { numRuns: 10 },
     );
@@ -197,7 +200,7 @@ describe('mergeIndexes: BR-MERGE-001 examples', () => {
 });
 
 describe('mergeIndexes: bundle inputs', () => {
-  it('bundles merge commutatively and idempotently, and their dangling links re-resolve by target', async () => {
+  it('bundles merge commutatively and idempotently, and their dangling links re-resolve from their section', async () => {
     const a = await compile({ specsDir: (await indexOf({ '01-domain/rules/BR-DOCUMENT-001.md': RULE }, 'x'), roots.at(-1)!) });
     const b = await compile({ specsDir: (await indexOf({ '01-domain/entities/Pedido.md': ENTITY('Pedido') }, 'y'), roots.at(-1)!) });
     const A = bundleSource(decodeBundle(packCompiled(a).bytes), 'a.msgpack');
@@ -206,6 +209,24 @@ describe('mergeIndexes: bundle inputs', () => {
     expect(bytesOf(merged).equals(bytesOf(mergeIndexes([B, A])))).toBe(true);
     expect(bytesOf(mergeIndexes([A, A])).equals(Buffer.from(packCompiled(a).bytes))).toBe(true);
     expect(merged.graph.dangling).toEqual([]);
-    expect(merged.graph.edges).toEqual([expect.objectContaining({ from_node: 'BR:BR-DOCUMENT-001', to_node: 'Entity:Pedido', edge_type: 'WIKI_LINK' })]);
+    expect(merged.graph.edges.map((edge) => `${edge.from_node} ${edge.edge_type} ${edge.to_node}`)).toEqual(mergeIndexes([a, b].map((compiled, i) => ({ source: `${i}`, manifest: compiled.manifest, records: compiled.records, tombstones: [] }))).graph.edges.map((edge) => `${edge.from_node} ${edge.edge_type} ${edge.to_node}`));
+    expect(merged.graph.edges).toContainEqual(expect.objectContaining({ from_node: 'BR:BR-DOCUMENT-001', to_node: 'Entity:Pedido', edge_type: 'WIKI_LINK' }));
+  });
+});
+
+describe('mergeIndexes: bundles and .kdd-index/ folders of the same content', () => {
+  const UC = '---\nid: UC-001\nkind: use-case\n---\n# UC-001 — Registrar\n\n## Descripción\n\nRegistra un [[Pedido|pedido]].\n\n## Reglas Aplicadas\n\n- [[BR-DOCUMENT-001]]\n- [[BR-DOCUMENT-001#Declaración]]\n';
+  const FEATURE = 'Feature: Registrar\n\n  @UC-001 @BR-DOCUMENT-001\n  Scenario: SCN-001 — Registra\n    Given un pedido\n    Then cumple BR-DOCUMENT-001\n';
+  it('give the same merged bundle when one input links, from typed sections or bare ids, nodes only the other defines', async () => {
+    const A = await indexOf({ '02-behavior/use-cases/UC-001.md': UC, '04-verification/features/registrar.feature': FEATURE }, 'dev-a');
+    const a = await compile({ specsDir: roots.at(-1)! });
+    const B = await indexOf({ '01-domain/rules/BR-DOCUMENT-001.md': RULE, '01-domain/entities/Pedido.md': ENTITY('Pedido') }, 'dev-b');
+    const b = await compile({ specsDir: roots.at(-1)! });
+    const fromIndexes = mergeIndexes([A, B]);
+    const fromBundles = mergeIndexes([bundleSource(decodeBundle(packCompiled(a).bytes), 'a.msgpack'), bundleSource(decodeBundle(packCompiled(b).bytes), 'b.msgpack')]);
+    expect(fromIndexes.graph.edges.some((edge) => edge.from_node === 'UC:UC-001' && edge.edge_type !== 'WIKI_LINK' && edge.to_node === 'BR:BR-DOCUMENT-001')).toBe(true);
+    expect(fromIndexes.graph.edges.some((edge) => edge.from_node.startsWith('FEAT:') && edge.to_node === 'BR:BR-DOCUMENT-001')).toBe(true);
+    expect(fromBundles.graph.edges).toEqual(fromIndexes.graph.edges);
+    expect(bytesOf(fromBundles).equals(bytesOf(fromIndexes))).toBe(true);
   });
 });

@@ -142,6 +142,7 @@ export function makeBundle(nodeInputs: ReadonlyArray<NodeInput | string>, edgeIn
     incoming,
     layer_violations,
     dangling: [...dangling].sort((a, b) => cmp(a.from_node, b.from_node) || cmp(a.target, b.target)),
+    unresolved_ids: [],
     search: buildTextIndex(nodes),
     chunks: [],
     vectors: null,

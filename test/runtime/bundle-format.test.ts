@@ -76,14 +76,16 @@ const bundleArb: fc.Arbitrary<Bundle> = fc
       start: fc.nat(5),
     });
     const violation = fc.record({ edge_type: text, from_layer: fc.constant('02-behavior'), from_node: text, source_file: text, to_layer: fc.constant('01-domain'), to_node: text });
-    const dangling = fc.record({ from_node: text, section: fc.option(text), source_file: text, target: text });
+    const occurrence = fc.record({ anchor: fc.option(text), alias: fc.option(text), field: fc.option(text), section: fc.option(text) });
+    const dangling = fc.record({ from_node: text, section: fc.option(text), source_file: text, target: text, links: fc.array(occurrence, { minLength: 1, maxLength: 2 }) }, { requiredKeys: ['from_node', 'section', 'source_file', 'target'] });
     return fc.record({
       edges: fc.array(edge, { maxLength: 12 }),
       chunks: fc.array(chunk, { maxLength: nodes.length ? 6 : 0 }),
       chunkPrefix: fc.array(fc.boolean(), { minLength: 6, maxLength: 6 }),
       layer_violations: fc.array(violation, { maxLength: 2 }),
       dangling: fc.array(dangling, { maxLength: 2 }),
-    }).map(({ edges, chunks, chunkPrefix, layer_violations, dangling: danglingLinks }) => {
+      unresolved_ids: fc.array(dangling, { maxLength: 2 }),
+    }).map(({ edges, chunks, chunkPrefix, layer_violations, dangling: danglingLinks, unresolved_ids }) => {
       const position = new Map(nodes.map((n, i) => [n.id, i]));
       // Sources: some edges take their from-node's file (implied in the encoding), some another.
       const sorted = edges
@@ -105,6 +107,7 @@ const bundleArb: fc.Arbitrary<Bundle> = fc
         incoming,
         layer_violations: layer_violations as LayerViolation[],
         dangling: danglingLinks as DanglingLink[],
+        unresolved_ids: unresolved_ids as DanglingLink[],
         search: buildTextIndex(nodes),
         chunks: bundleChunks,
         vectors: null,

@@ -59,6 +59,7 @@ export function indexFrom(nodes: GraphNode[], edges: GraphEdge[]): KddIndex {
     incoming,
     layer_violations: [],
     dangling: [],
+    unresolved_ids: [],
     search: buildTextIndex(sortedNodes),
     chunks: [],
     vectors: null,
