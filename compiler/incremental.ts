@@ -151,8 +151,11 @@ export async function buildIndex(options: IndexBuildOptions): Promise<IndexBuild
   const result = withSemantic({ ...compiled, warnings: sortWarnings([...previous.warnings, ...compiled.warnings]) }, semantic);
   await writeAtomic(marker, `${process.pid}\n`);
   await writeIfChanged(join(indexDir, CACHE_DIR, '.gitignore'), '*\n'); // the marker is never committed
+  // Tombstones before the manifest: a build killed after the manifest dropped a deleted file, but
+  // before its tombstone was written, would leave the next build nothing to detect the deletion by.
+  const tombstonesWritten = await writeTombstones(indexDir, result.tombstones);
   const written = reuse ? await writeTouched(indexDir, result, previous.content!, previous.artifacts, previous.distrusted) : await writeIndexDir(indexDir, result.manifest, result.records, result.graph);
-  if (await writeTombstones(indexDir, result.tombstones)) written.written.push('tombstones.jsonl');
+  if (tombstonesWritten) written.written.push('tombstones.jsonl');
   // The bundle is kept only when it is provably the one this index describes: same digest of what
   // the pack reads, and its bytes still hash to its name (a torn or edited bundle is packed again).
   const digest = indexDigest(result);

@@ -145,6 +145,23 @@ describe.each([
     );
   });
 
+  // Every write and removal, not a sample: the order of the writes is what keeps a deletion's
+  // tombstone from being lost when the manifest has already moved on.
+  it('ends in clean-build bytes after a kill at each write and removal', async () => {
+    const counting = await scenario(prior());
+    const counts = JSON.parse(/KDD_FAULT_COUNTS (.*)/.exec((await build(counting, { KDD_FAULT_AT: 'count' })).stderr)![1]!) as Record<string, number>;
+    await rm(counting, { recursive: true, force: true });
+    for (const stage of ['write', 'remove'] as const) {
+      for (let n = 1; n <= (counts[stage] ?? 0); n++) {
+        const dir = await scenario(prior());
+        const killed = await build(dir, { KDD_FAULT_AT: `${stage}:${n}` });
+        expect(killed.signal, `${stage}:${n} should have killed the build`).toBe('SIGKILL');
+        tried++;
+        await expectClean(dir, fromNothing, `kill at ${stage}:${n} of ${counts[stage]}`);
+      }
+    }
+  });
+
   it('ends in clean-build bytes after a SIGKILL at a random moment', async () => {
     const timing = await scenario(prior());
     const started = performance.now();
