@@ -85,11 +85,6 @@ export interface IncrementalCompileResult extends CompileResult {
   tombstones: Tombstone[];
   /** Records whose node file must be written: re-extracted (a new version of the source). */
   touched: ReadonlySet<DocumentRecord>;
-  /**
-   * True when a kept version got another `indexed_at` from git than the previous build gave it.
-   * Its node file is not rewritten (docs/decisions/index-times.md), but the bundle must be.
-   */
-  timesMoved: boolean;
   /** Trusted stamps of the spec files as this run saw them (for the record cache). */
   stamps: ReadonlyMap<string, SourceStamp>;
   /**
@@ -161,8 +156,8 @@ export async function buildIndex(options: IndexBuildOptions): Promise<IndexBuild
   const digest = indexDigest(result);
   const checked = join(indexDir, CACHE_DIR, 'bundles.json');
   // A kept version whose git time moved leaves the node files as they are (docs/decisions/index-times.md)
-  // but changes the digest, so the bundle is packed again with the new time.
-  const kept = reuse && written.written.length === 0 && written.removed.length === 0 && !result.timesMoved ? await currentPointer(outDir, digest, checked) : null;
+  // but changes the digest (it covers every node's indexed_at), so the bundle is packed again.
+  const kept = reuse && written.written.length === 0 && written.removed.length === 0 ? await currentPointer(outDir, digest, checked) : null;
   // Pack cache (compiler/cache/pack-memo.ts): per-node pack products, next to the record cache.
   const packFile = cacheFile === false ? null : packMemoPath(indexDir);
   const memo = kept === null && packFile ? await readPackMemo(packFile) : undefined;
@@ -387,7 +382,6 @@ export async function compileIncremental(
   const events: DomainEvent[] = [];
   const durations = new Map<DocumentRecord, number>();
   const reindexed: string[] = [];
-  let timesMoved = false;
   read.files.forEach((file, index) => {
     const indexedAt = git.commitTimes.get(file.path) ?? null;
     const old = reuse ? prior.get(file.path) : undefined;
@@ -396,7 +390,6 @@ export async function compileIncremental(
       // bundle takes the new time; the node file keeps the one it was written with, so a commit
       // of that file (through the pre-commit hook, or a fresh clone) leaves .kdd-index/ as it is.
       const record = old.node.indexed_at === indexedAt ? old : { node: { ...old.node, indexed_at: indexedAt }, links: old.links };
-      if (record !== old) timesMoved = true;
       records.push(record);
     } else {
       const started = performance.now();
@@ -444,7 +437,6 @@ export async function compileIncremental(
     changes: { ...diff.changes, reindexed, tombstoned: tombstoned.added.map((t) => t.node_id), revived: tombstoned.revived },
     tombstones: tombstoned.all,
     touched,
-    timesMoved,
     stamps: new Map(read.files.flatMap((file) => (file.stamp ? [[file.path, file.stamp] as const] : []))),
     sameGraph,
     relinked,
