@@ -6,7 +6,7 @@
  * page falls back to the extracted fields) and is counted, never rendered from the wrong text.
  * Equal bundles and sources give equal files.
  */
-import { removeOrphanCopies, writeCompressedCopies } from './precompress.js';
+import { removeOrphanCopies, writeCompressedCopiesOf } from './precompress.js';
 import { createHash } from 'node:crypto';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -16,7 +16,7 @@ import { DOCS_FILE, DOCS_FORMAT, DOCS_POINTER_FILE, docBucket, IDS_PER_BUCKET, t
 import { LinkResolver } from '../graph/resolve.js';
 import { parseFrontMatter } from '../parse/front-matter.js';
 import { renderFeature, renderFrontMatter, renderMarkdown, type RenderContext } from '../render/spec-html.js';
-import { writeAtomic } from '../atomic.js';
+import { forEachLimited, writeAtomic } from '../atomic.js';
 
 export interface SiteDocs {
   pointer: DocsPointer;
@@ -89,11 +89,10 @@ function sha256(bytes: Uint8Array): string {
 export async function writeSiteDocs(dir: string, docs: SiteDocs): Promise<void> {
   const existing = new Set(await readdir(dir).catch(() => [] as string[]));
   const previous = await referencedFiles(dir);
-  for (const file of docs.files) {
-    if (existing.has(file.name)) continue;
-    await writeAtomic(join(dir, file.name), file.bytes);
-    await writeCompressedCopies(join(dir, file.name), file.bytes);
-  }
+  const fresh = docs.files.filter((file) => !existing.has(file.name));
+  await forEachLimited(fresh, (file) => writeAtomic(join(dir, file.name), file.bytes));
+  // Content-hashed: a file already there has its copies already.
+  await writeCompressedCopiesOf(fresh.map((file) => ({ path: join(dir, file.name), bytes: file.bytes })));
   await writeAtomic(join(dir, DOCS_POINTER_FILE), `${JSON.stringify(docs.pointer, null, 2)}\n`);
   const keep = new Set([...docs.files.map((file) => file.name), ...previous]);
   for (const name of existing) if (DOCS_FILE.test(name) && !keep.has(name)) await rm(join(dir, name), { force: true });
