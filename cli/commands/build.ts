@@ -62,8 +62,7 @@ export const buildCommand: Command = {
       embedder: values.embedder,
       dtype: values.dtype as ModelDtype | undefined,
       modelsDir: values['models-dir'] ? resolve(io.cwd, values['models-dir']) : undefined,
-    });
-    progress?.finish();
+    }).finally(() => progress?.finish()); // a failed build leaves no half-drawn line either
     const site = values.site ? await writeSite(resolve(io.cwd, values.out), { specsDir: resolve(io.cwd, positionals[0] ?? 'specs') }) : null;
     if (values.json) io.stdout(`${JSON.stringify(site ? { ...report, site } : report, null, 2)}\n`);
     else io.stdout(summary(report) + (site ? `  site: ${site.app_files.length} app files, search sub-bundle ${site.search?.total_bytes ?? 0} bytes, ${site.documents?.documents ?? 0} documents rendered\n` : ''));
