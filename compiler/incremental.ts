@@ -30,7 +30,8 @@ import { createError, isKddError } from '../model/errors.js';
 import { createHash } from 'node:crypto';
 import { readGitFacts } from './git.js';
 import { changedSince, trustedSources, type GitRange } from './git-changes.js';
-import { compare, linkRecords, relinkRecords, sameLinkInputs, sameNodeEntry, type Graph } from './graph/link.js';
+import { linkRecords, relinkRecords, sameLinkInputs, sameNodeEntry, type Graph } from './graph/link.js';
+import { compareCodeUnits } from '../model/order.js';
 import { extractDocument } from './kinds/extract.js';
 import type { DocumentRecord } from '../model/records.js';
 import { readEnrichments, type EnrichmentSet } from './enrich/artifact.js';
@@ -431,7 +432,7 @@ export async function compileIncremental(
     records,
     graph,
     warnings: sortWarnings(warnings),
-    skipped: skipped.sort((a, b) => compare(a.file, b.file)),
+    skipped: skipped.sort((a, b) => compareCodeUnits(a.file, b.file)),
     events,
     files: read.files.length + read.warnings.length,
     changes: { ...diff.changes, reindexed, tombstoned: tombstoned.added.map((t) => t.node_id), revived: tombstoned.revived },
@@ -520,7 +521,7 @@ function diffSources(previous: IndexContent | null, files: readonly { path: stri
       events.push({ event: 'EVT-KDDDocument-Stale', payload: { document_id: documentId, source_path: path, previous_hash: previousHash, current_hash: hash, detected_at: now() } });
     }
   }
-  for (const path of Object.keys(before).sort(compare)) if (!current.has(path)) changes.deleted.push(path);
+  for (const path of Object.keys(before).sort(compareCodeUnits)) if (!current.has(path)) changes.deleted.push(path);
   return { changes, events };
 }
 
@@ -540,7 +541,7 @@ function tombstones(previous: IndexContent | null, graph: Graph, deletedAt: stri
     byId.set(node.id, tombstone);
     added.push(tombstone);
   }
-  return { all: sortTombstones([...byId.values()]), added: sortTombstones(added), revived: revived.sort(compare) };
+  return { all: sortTombstones([...byId.values()]), added: sortTombstones(added), revived: revived.sort(compareCodeUnits) };
 }
 
 /** EVT-KDDDocument-Deleted, with the edge count the previous `edges.jsonl` held for each node. */
@@ -603,8 +604,8 @@ async function writeTouched(dir: string, result: IncrementalCompileResult, previ
     const sameVersion = old !== undefined && old.node.source_file === record.node.source_file && old.node.source_hash === record.node.source_hash && !result.touched.has(record);
     if (!sameVersion || distrusted.has(path)) files.set(path, nodeFileText(record));
   }
-  const written = await writeManyIfChanged(dir, [...files.entries()].sort(([a], [b]) => compare(a, b)));
-  const removed = [...before.keys()].filter((path) => !current.has(path)).sort(compare);
+  const written = await writeManyIfChanged(dir, [...files.entries()].sort(([a], [b]) => compareCodeUnits(a, b)));
+  const removed = [...before.keys()].filter((path) => !current.has(path)).sort(compareCodeUnits);
   await forEachLimited(removed, (path) => {
     faultPoint('remove');
     return rm(join(dir, path), { force: true });
@@ -613,7 +614,7 @@ async function writeTouched(dir: string, result: IncrementalCompileResult, previ
   if (written.length > 0 || removed.length > 0 || stableJson(withoutGitFacts(result.manifest)) !== stableJson(withoutGitFacts(previous.manifest))) {
     written.push(...(await writeManyIfChanged(dir, [['manifest.json', stableJson(result.manifest)]])));
   }
-  return { written: written.sort(compare), removed };
+  return { written: written.sort(compareCodeUnits), removed };
 }
 
 const withoutGitFacts = (manifest: IndexManifest): IndexManifest => ({ ...manifest, indexed_at: null, git_commit: null });

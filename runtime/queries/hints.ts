@@ -18,6 +18,8 @@ import { createBudget, estimateJsonTokens, take, truncateToTokens } from '../tok
 import { intParam, paramsObject, requireIndex, stringListParam, type RawParams } from '../validate.js';
 import type { ParamsSpec } from '../param-spec.js';
 import { depthParam } from './_params.js';
+import { CONSTRAINT_MAX_PRIORITY, kindSpec, OTHER_PRIORITY } from '../../model/kinds.js';
+import { compareCodeUnits } from '../../model/order.js';
 
 export interface HintsParams {
   /** File paths, entity names, ids or keywords (at least one). */
@@ -72,41 +74,6 @@ export const HINTS_PARAMS = {
   max_tokens: { type: 'integer', min: 1, default: HINTS_DEFAULTS.max_tokens, description: 'Token budget of the answer.' },
 } as const satisfies ParamsSpec;
 
-/** Kind priority: hard constraints, then entities (their invariants), then behaviour. */
-const PRIORITY: Partial<Record<Kind, number>> = {
-  'business-rule': 0,
-  'business-policy': 0,
-  'cross-policy': 0,
-  requirement: 1,
-  nfr: 1,
-  adr: 1,
-  entity: 2,
-  role: 2,
-  system: 2,
-  command: 3,
-  'use-case': 3,
-  query: 3,
-  process: 3,
-  event: 4,
-  feature: 5,
-};
-const CONSTRAINT_MAX_PRIORITY = 2;
-const OTHER_PRIORITY = 6;
-/** Content fields per kind, in order; the first non-empty ones make up `content`. */
-const CONTENT_FIELDS: Partial<Record<Kind, readonly string[]>> = {
-  'business-rule': ['declaration', 'when_applies', 'violation'],
-  'business-policy': ['declaration', 'when_applies', 'violation'],
-  'cross-policy': ['purpose', 'declaration', 'standard_behavior'],
-  requirement: ['description', 'acceptance_criteria'],
-  entity: ['invariants', 'description'],
-  role: ['invariants', 'description'],
-  system: ['invariants', 'description'],
-  command: ['purpose', 'preconditions', 'postconditions'],
-  'use-case': ['description', 'main_flow', 'postconditions'],
-  query: ['purpose'],
-  process: ['description', 'steps'],
-  event: ['description'],
-};
 /** One item never takes more than this, so a long document cannot eat the whole budget. */
 const ITEM_MAX_TOKENS = 400;
 /** Keyword hints resolve to the best matches down to this share of the best score. */
@@ -166,7 +133,7 @@ export function hints(index: KddIndex, params: HintsParams | RawParams): HintsRe
 }
 
 function priority(index: KddIndex, node: number): number {
-  return PRIORITY[index.bundle.nodes[node]!.kind] ?? OTHER_PRIORITY;
+  return kindSpec(index.bundle.nodes[node]!.kind)?.hints?.priority ?? OTHER_PRIORITY;
 }
 
 /** Exact id, then name/alias/file name, then the basename of a path, then keyword search. */
@@ -239,15 +206,13 @@ function discover(index: KddIndex, starts: number[], depth: number): Map<number,
 /** Typed edges first (they say why two nodes relate), WIKI_LINK last; then by type and ends. */
 function compareEdges(a: GraphEdge, b: GraphEdge): number {
   const rank = (e: GraphEdge) => (e.edge_type === 'WIKI_LINK' ? 2 : /^[A-Z_]+$/.test(e.edge_type) ? 0 : 1);
-  return rank(a) - rank(b) || cmp(a.edge_type, b.edge_type) || cmp(a.from_node, b.from_node) || cmp(a.to_node, b.to_node);
+  return rank(a) - rank(b) || compareCodeUnits(a.edge_type, b.edge_type) || compareCodeUnits(a.from_node, b.from_node) || compareCodeUnits(a.to_node, b.to_node);
 }
-
-const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** The text an agent needs from a node: kind-specific fields, else the first sections. */
 function contentOf(node: GraphNode): string {
   const parts: string[] = [];
-  for (const field of CONTENT_FIELDS[node.kind] ?? []) {
+  for (const field of kindSpec(node.kind)?.hints?.content ?? []) {
     const text = plain(node.indexed_fields[field]);
     if (text) parts.push(text);
   }
