@@ -11,7 +11,7 @@
  */
 import { createError, type KddWarning, warning } from '../../model/errors.js';
 import type { KddIndex } from '../kdd-index.js';
-import type { GraphEdge, GraphNode, Kind } from '../../model/graph.js';
+import type { GraphNode, Kind } from '../../model/graph.js';
 import { fuse } from '../search/fuse.js';
 import { splitCamel } from '../search/tokenizer.js';
 import { createBudget, estimateJsonTokens, take, truncateToTokens } from '../tokens.js';
@@ -19,7 +19,7 @@ import { intParam, paramsObject, requireIndex, stringListParam, type RawParams }
 import type { ParamsSpec } from '../param-spec.js';
 import { depthParam } from './_params.js';
 import { CONSTRAINT_MAX_PRIORITY, kindSpec, OTHER_PRIORITY } from '../../model/kinds.js';
-import { compareCodeUnits } from '../../model/order.js';
+import { compareBySpecificity } from '../../model/edges.js';
 
 export interface HintsParams {
   /** File paths, entity names, ids or keywords (at least one). */
@@ -178,7 +178,10 @@ interface Reached {
   via: string;
 }
 
-/** Breadth-first from the resolved nodes; typed edges are preferred for the `reached_via` label. */
+/**
+ * Breadth-first from the resolved nodes. The `reached_via` label names the most specific edge, as
+ * `graph` and `impact` do: a typed edge before a wiki-link, an authored edge before an agent's guess.
+ */
 function discover(index: KddIndex, starts: number[], depth: number): Map<number, Reached> {
   const { bundle } = index;
   const reached = new Map<number, Reached>();
@@ -188,7 +191,7 @@ function discover(index: KddIndex, starts: number[], depth: number): Map<number,
     const next = new Map<number, Reached>();
     for (const u of frontier) {
       const edges = [...(bundle.outgoing[u] ?? []), ...(bundle.incoming[u] ?? [])].map((e) => bundle.edges[e]!);
-      edges.sort(compareEdges);
+      edges.sort(compareBySpecificity);
       for (const edge of edges) {
         if (edge.layer_violation || edge.edge_type === 'LAYER_DEPENDENCY') continue;
         const otherId = edge.from_node === bundle.nodes[u]!.id ? edge.to_node : edge.from_node;
@@ -203,11 +206,6 @@ function discover(index: KddIndex, starts: number[], depth: number): Map<number,
   return reached;
 }
 
-/** Typed edges first (they say why two nodes relate), WIKI_LINK last; then by type and ends. */
-function compareEdges(a: GraphEdge, b: GraphEdge): number {
-  const rank = (e: GraphEdge) => (e.edge_type === 'WIKI_LINK' ? 2 : /^[A-Z_]+$/.test(e.edge_type) ? 0 : 1);
-  return rank(a) - rank(b) || compareCodeUnits(a.edge_type, b.edge_type) || compareCodeUnits(a.from_node, b.from_node) || compareCodeUnits(a.to_node, b.to_node);
-}
 
 /** The text an agent needs from a node: kind-specific fields, else the first sections. */
 function contentOf(node: GraphNode): string {
