@@ -125,7 +125,7 @@ const uiStates: SectionSpec = { field: 'states', headings: ['Estados', 'States',
 const behavior: SectionSpec = { field: 'behavior', headings: ['Comportamiento', 'Behavior', 'Behaviour'], shape: 'text', embed: true };
 
 /** The kinds that are domain things (an entity, a role, a system): links to any of them count alike. */
-export const ENTITY_LIKE: readonly Kind[] = ['entity', 'role', 'system'];
+const ENTITY_LIKE: readonly Kind[] = ['entity', 'role', 'system'];
 const RULE_KINDS: readonly Kind[] = ['business-rule', 'business-policy', 'cross-policy'];
 
 const RULE_SECTIONS = [declaration, { ...whenApplies, embed: true }, rationale, violation, parameters, formalization, examples];
