@@ -17,8 +17,8 @@ export interface Command {
   name: string;
   summary: string;
   usage: string;
-  /** `kdd <command> --help`: every flag explained (default: usage and summary). */
-  help?: string;
+  /** What `kdd <command> --help` prints between the summary and the options (when to use it, arguments). */
+  details?: string;
   /** The command's flags: what it parses and what `kdd <command> --help` prints, from one table. */
   flags?: FlagTable;
   run(argv: string[], io: CliIO): Promise<number>;
@@ -65,7 +65,8 @@ export function flagHelp(flags: FlagTable): string {
   return `Options:\n${rows.map(([left, right]) => `  ${left.padEnd(width)}  ${right}`).join('\n')}\n`;
 }
 
-/** What `kdd <command> --help` prints. */
+/** What `kdd <command> --help` prints, for every command alike. */
 export function commandHelp(command: Command): string {
-  return `Usage: ${command.usage}\n\n${command.summary}\n${command.flags ? `\n${flagHelp(command.flags)}` : ''}`;
+  const details = command.details ? `${command.details}\n` : '';
+  return `Usage: ${command.usage}\n\n${command.summary}\n${details}${command.flags ? `\n${flagHelp(command.flags)}` : ''}`;
 }

@@ -92,7 +92,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   }
   const command = await entry.load();
   if (rest.includes('--help') || rest.includes('-h')) {
-    io.stdout(command.help ?? commandHelp(command));
+    io.stdout(commandHelp(command));
     return 0;
   }
   try {

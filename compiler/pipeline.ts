@@ -24,7 +24,8 @@ import { indexedEvents } from './events.js';
 import { faultPoint } from './fault.js';
 import { readGitFacts } from './git.js';
 import { changedSince } from './git-changes.js';
-import { compare, linkRecords } from './graph/link.js';
+import { linkRecords } from './graph/link.js';
+import { compareCodeUnits } from '../model/order.js';
 import { changesSince, sameGraphAs } from './incremental/changes.js';
 import { FROM_SCRATCH, previousBuild, type Earlier } from './incremental/earlier.js';
 import { keptBundle, rememberBundle } from './incremental/kept-bundle.js';
@@ -76,7 +77,7 @@ export async function compile(options: CompileOptions & SemanticOptions & Pick<I
     records: extracted.records,
     graph,
     warnings: sortWarnings([...earlier.warnings, ...read.warnings, ...extracted.warnings, ...graph.warnings, ...enriched.warnings]),
-    skipped: [...read.warnings.map((w) => ({ file: w.file, reason: w.code })), ...extracted.skipped].sort((a, b) => compare(a.file, b.file)),
+    skipped: [...read.warnings.map((w) => ({ file: w.file, reason: w.code })), ...extracted.skipped].sort((a, b) => compareCodeUnits(a.file, b.file)),
     events: [...since.events, ...extracted.events, ...indexedEvents(graph, extracted.extracted, extracted.durations, manifest)],
     files: read.files.length + read.warnings.length,
     changes: since.changes,

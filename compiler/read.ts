@@ -10,6 +10,7 @@ import { isAbsolute, join, relative, sep } from 'node:path';
 import { warning, type BuildWarning } from './diagnostics.js';
 import { forEachLimited } from './atomic.js';
 import { faultPoint } from './fault.js';
+import { compareCodeUnits } from '../model/order.js';
 
 /** Spec files: Markdown documents and Gherkin features. */
 export const SPEC_EXTENSIONS = ['.md', '.feature'];
@@ -65,7 +66,7 @@ function walkSpecs(root: string): { paths: string[]; warnings: BuildWarning[] } 
     }
   }
   walk(root);
-  return { paths: paths.sort(), warnings: warnings.sort((a, b) => (a.file < b.file ? -1 : 1)) };
+  return { paths: paths.sort(), warnings: warnings.sort((a, b) => compareCodeUnits(a.file, b.file)) };
 }
 
 const isSpecName = (name: string) => SPEC_EXTENSIONS.some((ext) => name.endsWith(ext));

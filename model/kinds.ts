@@ -9,10 +9,15 @@
  *   and `shape` telling the generic extractor how to read the section body.
  * - `edges`: which typed edges a wiki-link produces, by section field and target kind (PRD edge table).
  *   Every resolved link also yields a `WIKI_LINK` edge; these rules add the structural type on top.
+ * - `coverage`: the related artefacts KDD governance expects (QRY-005, `kdd coverage` and `kdd check`).
+ * - `hints`: where the kind ranks among the context amplifier's items, and which fields are its content (QRY-007).
+ * - `intent`: the query words that ask for the kind (search ranks it up, QRY-003).
+ * - `label`: how sentences name the kind when its name does not read well capitalised (`UI view`).
  *
- * Adding a kind or a heading alias is one line here.
+ * Adding a kind or a heading alias is one line here. The compiler and the queries both read this
+ * table, so it is isomorphic: no Node-only imports.
  */
-import type { Kind, Layer, StructuralEdgeType } from './graph.js';
+import { KINDS, type Kind, type Layer, type StructuralEdgeType } from './graph.js';
 
 /** How a section's body is turned into an indexed field. */
 export type SectionShape =
@@ -40,6 +45,35 @@ export interface EdgeRule {
   to?: readonly Kind[];
 }
 
+/** One related artefact that KDD governance expects of a kind (QRY-005). */
+export interface CoverageRule {
+  /** snake_case name of the expectation (`events`, `business_rules`). */
+  category: string;
+  description: string;
+  /** The edge that proves the relation. `WIKI_LINK` means any link between the two counts. */
+  edge_type: StructuralEdgeType;
+  /** `out`: the analysed node points at the artefact; `in`: the artefact points at the node. */
+  direction: 'in' | 'out';
+  /** Kinds of artefact that satisfy the expectation. */
+  kinds: readonly Kind[];
+}
+
+/** A kind's place in the context amplifier's answer (QRY-007). */
+export interface HintsSpec {
+  /** 0 = hard constraint (rules, policies) … 5; kinds without one rank {@link OTHER_PRIORITY}. */
+  priority: number;
+  /** Fields, in order, whose non-empty values make up an item's content (else its first sections). */
+  content?: readonly string[];
+}
+
+/** Words (es/en) that ask for a kind in a query. */
+export interface IntentSpec {
+  /** Any one of these words asks for the kind. */
+  words?: readonly string[];
+  /** Two-word names (`use case`): both words must appear. */
+  pairs?: readonly (readonly [string, string])[];
+}
+
 export interface KindSpec {
   kind: Kind;
   prefix: string;
@@ -48,7 +82,17 @@ export interface KindSpec {
   layer: Layer;
   sections: readonly SectionSpec[];
   edges: readonly EdgeRule[];
+  /** Absent: coverage answers UNKNOWN_KIND and `kdd check` has nothing to expect. */
+  coverage?: readonly CoverageRule[];
+  hints?: HintsSpec;
+  intent?: IntentSpec;
+  label?: string;
 }
+
+/** Hint priorities up to this one are constraints; the rest is behaviour. */
+export const CONSTRAINT_MAX_PRIORITY = 2;
+/** The priority of kinds whose row has no `hints`: after every kind that has one. */
+export const OTHER_PRIORITY = 6;
 
 // Section vocabularies shared by several kinds. Each alias list mixes v1 (es) and v2 (en) headings.
 const description: SectionSpec = {
@@ -80,11 +124,37 @@ const metrics: SectionSpec = { field: 'metrics', headings: ['Métricas', 'Metric
 const uiStates: SectionSpec = { field: 'states', headings: ['Estados', 'States', 'View States', 'Functional States', 'Estados de la vista'], shape: 'text' };
 const behavior: SectionSpec = { field: 'behavior', headings: ['Comportamiento', 'Behavior', 'Behaviour'], shape: 'text', embed: true };
 
-const RULE_SECTIONS = [declaration, { ...whenApplies, embed: true }, rationale, violation, parameters, formalization, examples];
-const RULE_EDGES: readonly EdgeRule[] = [{ type: 'ENTITY_RULE', in: ['declaration'], to: ['entity', 'role', 'system'] }];
+/** The kinds that are domain things (an entity, a role, a system): links to any of them count alike. */
 const ENTITY_LIKE: readonly Kind[] = ['entity', 'role', 'system'];
+const RULE_KINDS: readonly Kind[] = ['business-rule', 'business-policy', 'cross-policy'];
 
-const entity = (kind: Kind): KindSpec => ({
+const RULE_SECTIONS = [declaration, { ...whenApplies, embed: true }, rationale, violation, parameters, formalization, examples];
+const RULE_EDGES: readonly EdgeRule[] = [{ type: 'ENTITY_RULE', in: ['declaration'], to: ENTITY_LIKE }];
+
+// Coverage expectations shared by several kinds.
+const rule = (category: string, description: string, edge_type: StructuralEdgeType, direction: 'in' | 'out', kinds: readonly Kind[]): CoverageRule => ({
+  category,
+  description,
+  edge_type,
+  direction,
+  kinds,
+});
+const tracedBy = rule('requirements', 'Traced by at least one requirement', 'REQ_TRACES_TO', 'in', ['requirement']);
+const validatedBy = rule('features', 'Validated by at least one BDD feature', 'VALIDATES', 'in', ['feature']);
+const referencedByUseCase = rule('use_cases', 'Referenced by at least one use case', 'WIKI_LINK', 'in', ['use-case']);
+const appliedByUseCase = rule('use_cases', 'Applied by at least one use case', 'UC_APPLIES_RULE', 'in', ['use-case']);
+const executedByUseCase = rule('use_cases', 'Executed by at least one use case', 'UC_EXECUTES_CMD', 'in', ['use-case']);
+const triggersUseCase = rule('use_cases', 'Triggers at least one use case', 'VIEW_TRIGGERS_UC', 'out', ['use-case']);
+
+// Hint content shared by several kinds.
+const RULE_CONTENT = ['declaration', 'when_applies', 'violation'];
+
+// Query words shared by several kinds.
+const RULE_WORDS = ['rule', 'rules', 'regla', 'reglas', 'norma', 'normas'];
+const POLICY_WORDS = ['policy', 'policies', 'politica', 'politicas'];
+const REQUIREMENT_WORDS = ['requirement', 'requirements', 'requisito', 'requisitos', 'criteria', 'criterios', 'nfr'];
+
+const entity = (kind: Kind, coverage: readonly CoverageRule[]): KindSpec => ({
   kind,
   prefix: 'Entity',
   folders: ['01-domain/entities'],
@@ -104,12 +174,20 @@ const entity = (kind: Kind): KindSpec => ({
     { type: 'EMITS', in: ['events', 'state_machine'], to: ['event'] },
     { type: 'CONSUMES', in: ['consumed_events'], to: ['event'] },
   ],
+  coverage,
+  hints: { priority: 2, content: ['invariants', 'description'] },
+  intent: { words: ['entity', 'entities', 'entidad', 'entidades'] },
 });
 
 export const KIND_TABLE: readonly KindSpec[] = [
-  entity('entity'),
-  entity('role'),
-  entity('system'),
+  entity('entity', [
+    rule('events', 'At least one domain event', 'EMITS', 'out', ['event']),
+    rule('business_rules', 'At least one business rule', 'ENTITY_RULE', 'in', ['business-rule']),
+    referencedByUseCase,
+    tracedBy,
+  ]),
+  entity('role', [referencedByUseCase]),
+  entity('system', [referencedByUseCase]),
   {
     kind: 'event',
     prefix: 'EVT',
@@ -127,6 +205,9 @@ export const KIND_TABLE: readonly KindSpec[] = [
       { field: 'related_events', headings: ['Related Events', 'Eventos Relacionados'], shape: 'list' },
     ],
     edges: [],
+    coverage: [rule('producers', 'Emitted by at least one entity, command or process', 'EMITS', 'in', [...ENTITY_LIKE, 'command', 'process'])],
+    hints: { priority: 4, content: ['description'] },
+    intent: { words: ['event', 'events', 'evento', 'eventos'] },
   },
   {
     kind: 'business-rule',
@@ -136,6 +217,9 @@ export const KIND_TABLE: readonly KindSpec[] = [
     layer: '01-domain',
     sections: RULE_SECTIONS,
     edges: RULE_EDGES,
+    coverage: [rule('entities', 'Constrains at least one entity', 'ENTITY_RULE', 'out', ENTITY_LIKE), appliedByUseCase, validatedBy],
+    hints: { priority: 0, content: RULE_CONTENT },
+    intent: { words: RULE_WORDS, pairs: [['business', 'rule']] },
   },
   {
     kind: 'business-policy',
@@ -145,6 +229,9 @@ export const KIND_TABLE: readonly KindSpec[] = [
     layer: '02-behavior',
     sections: [declaration, whenApplies, rationale, violation, parameters, formalization, examples],
     edges: [{ type: 'ENTITY_POLICY', in: ['declaration'], to: ENTITY_LIKE }],
+    coverage: [rule('entities', 'Governs at least one entity', 'ENTITY_POLICY', 'out', ENTITY_LIKE), appliedByUseCase],
+    hints: { priority: 0, content: RULE_CONTENT },
+    intent: { words: [...RULE_WORDS, ...POLICY_WORDS] },
   },
   {
     kind: 'cross-policy',
@@ -161,6 +248,9 @@ export const KIND_TABLE: readonly KindSpec[] = [
       examples,
     ],
     edges: [],
+    coverage: [appliedByUseCase],
+    hints: { priority: 0, content: ['purpose', 'declaration', 'standard_behavior'] },
+    intent: { words: [...RULE_WORDS, ...POLICY_WORDS] },
   },
   {
     kind: 'command',
@@ -178,6 +268,9 @@ export const KIND_TABLE: readonly KindSpec[] = [
       errors,
     ],
     edges: [{ type: 'EMITS', in: ['postconditions', 'events'], to: ['event'] }],
+    coverage: [rule('events', 'Emits at least one event', 'EMITS', 'out', ['event']), executedByUseCase, tracedBy, validatedBy],
+    hints: { priority: 3, content: ['purpose', 'preconditions', 'postconditions'] },
+    intent: { words: ['command', 'commands', 'comando', 'comandos'] },
   },
   {
     kind: 'query',
@@ -195,6 +288,9 @@ export const KIND_TABLE: readonly KindSpec[] = [
       examples,
     ],
     edges: [],
+    coverage: [executedByUseCase, tracedBy, validatedBy],
+    hints: { priority: 3, content: ['purpose'] },
+    intent: { words: ['query', 'queries', 'consulta', 'consultas'] },
   },
   {
     kind: 'process',
@@ -216,6 +312,12 @@ export const KIND_TABLE: readonly KindSpec[] = [
       { type: 'EMITS', in: ['events'], to: ['event'] },
       { type: 'CONSUMES', in: ['consumed_events'], to: ['event'] },
     ],
+    coverage: [
+      rule('events', 'Emits or consumes at least one event', 'WIKI_LINK', 'out', ['event']),
+      rule('use_cases', 'Orchestrates at least one use case', 'WIKI_LINK', 'out', ['use-case']),
+    ],
+    hints: { priority: 3, content: ['description', 'steps'] },
+    intent: { words: ['process', 'processes', 'proceso', 'procesos'] },
   },
   {
     kind: 'use-case',
@@ -239,6 +341,19 @@ export const KIND_TABLE: readonly KindSpec[] = [
       { type: 'UC_EXECUTES_CMD', in: ['commands'], to: ['command'] },
       { type: 'UC_STORY', to: ['objective'] },
     ],
+    coverage: [
+      rule('commands', 'Executes at least one command', 'UC_EXECUTES_CMD', 'out', ['command', 'query']),
+      rule('business_rules', 'Applies at least one business rule', 'UC_APPLIES_RULE', 'out', RULE_KINDS),
+      tracedBy,
+      validatedBy,
+    ],
+    hints: { priority: 3, content: ['description', 'main_flow', 'postconditions'] },
+    intent: {
+      pairs: [
+        ['use', 'case'],
+        ['caso', 'uso'],
+      ],
+    },
   },
   {
     kind: 'ui-view',
@@ -259,6 +374,9 @@ export const KIND_TABLE: readonly KindSpec[] = [
       { type: 'VIEW_TRIGGERS_UC', to: ['use-case'] },
       { type: 'VIEW_USES_COMPONENT', to: ['ui-component'] },
     ],
+    coverage: [triggersUseCase],
+    intent: { words: ['view', 'views', 'vista', 'vistas', 'screen', 'pantalla'] },
+    label: 'UI view',
   },
   {
     kind: 'ui-component',
@@ -275,6 +393,12 @@ export const KIND_TABLE: readonly KindSpec[] = [
       { field: 'variants', headings: ['Variants', 'Variantes'], shape: 'list' },
     ],
     edges: [{ type: 'COMPONENT_USES_ENTITY', to: ENTITY_LIKE }],
+    coverage: [
+      rule('entities', 'Displays at least one entity', 'COMPONENT_USES_ENTITY', 'out', ENTITY_LIKE),
+      rule('views', 'Used by at least one view', 'VIEW_USES_COMPONENT', 'in', ['ui-view']),
+    ],
+    intent: { words: ['component', 'components', 'componente', 'componentes'] },
+    label: 'UI component',
   },
   {
     kind: 'ui-flow',
@@ -287,6 +411,8 @@ export const KIND_TABLE: readonly KindSpec[] = [
       { field: 'decision_points', headings: ['Decision Points', 'Puntos de Decisión'], shape: 'list' },
     ],
     edges: [{ type: 'VIEW_TRIGGERS_UC', to: ['use-case'] }],
+    coverage: [triggersUseCase],
+    label: 'UI flow',
   },
   {
     kind: 'requirement',
@@ -296,6 +422,9 @@ export const KIND_TABLE: readonly KindSpec[] = [
     layer: '04-verification',
     sections: [description, acceptance, traceability],
     edges: [{ type: 'REQ_TRACES_TO', in: ['traceability'], to: ['use-case', 'business-rule', 'business-policy', 'command', 'query'] }],
+    coverage: [rule('traces', 'Traces to at least one use case, rule or command', 'REQ_TRACES_TO', 'out', ['use-case', ...RULE_KINDS, 'command', 'query']), validatedBy],
+    hints: { priority: 1, content: ['description', 'acceptance_criteria'] },
+    intent: { words: REQUIREMENT_WORDS },
   },
   {
     kind: 'objective',
@@ -309,6 +438,7 @@ export const KIND_TABLE: readonly KindSpec[] = [
       { field: 'success_criteria', headings: ['Criterios de éxito', 'Success Criteria'], shape: 'list' },
     ],
     edges: [],
+    coverage: [rule('use_cases', 'Realised by at least one use case', 'UC_STORY', 'in', ['use-case'])],
   },
   {
     kind: 'prd',
@@ -325,6 +455,8 @@ export const KIND_TABLE: readonly KindSpec[] = [
       { field: 'acceptance_criteria', headings: ['Criterios de aceptación / Go-Live', 'Acceptance Criteria / Go-Live', 'Acceptance Criteria'], shape: 'list' },
     ],
     edges: [],
+    intent: { words: ['prd'] },
+    label: 'PRD',
   },
   {
     kind: 'adr',
@@ -339,6 +471,10 @@ export const KIND_TABLE: readonly KindSpec[] = [
       { field: 'consequences', headings: ['Consecuencias', 'Consequences'], shape: 'text' },
     ],
     edges: [{ type: 'DECIDES_FOR' }],
+    coverage: [rule('decisions', 'Decides for at least one artefact', 'DECIDES_FOR', 'out', KINDS)],
+    hints: { priority: 1 },
+    intent: { words: ['adr', 'decision', 'decisions', 'decisión', 'decisiones'] },
+    label: 'ADR',
   },
   {
     kind: 'value-unit',
@@ -366,6 +502,9 @@ export const KIND_TABLE: readonly KindSpec[] = [
     layer: '00-requirements',
     sections: [objectiveText, metrics, { field: 'affected_use_cases', headings: ['Affected Use Cases', 'Casos de Uso Afectados'], shape: 'list' }, { field: 'trade_offs', headings: ['Trade-offs', 'Compromisos'], shape: 'text' }],
     edges: [],
+    hints: { priority: 1 },
+    intent: { words: REQUIREMENT_WORDS },
+    label: 'NFR',
   },
   {
     kind: 'glossary',
@@ -383,6 +522,11 @@ export const KIND_TABLE: readonly KindSpec[] = [
     layer: '04-verification',
     sections: [{ ...description, embed: false }],
     edges: [{ type: 'VALIDATES', to: ['use-case', 'business-rule', 'business-policy', 'cross-policy', 'command', 'query', 'requirement'] }],
+    coverage: [
+      rule('validates', 'Validates at least one use case, rule, command or requirement', 'VALIDATES', 'out', ['use-case', ...RULE_KINDS, 'command', 'query', 'requirement']),
+    ],
+    hints: { priority: 5 },
+    intent: { words: ['scenario', 'scenarios', 'escenario', 'escenarios', 'test', 'tests', 'prueba', 'pruebas', 'gherkin', 'feature', 'features'] },
   },
 ];
 
@@ -391,4 +535,9 @@ const BY_KIND = new Map<Kind, KindSpec>(KIND_TABLE.map((spec) => [spec.kind, spe
 /** Looks a kind up; undefined for strings the table does not know (→ UNKNOWN_KIND). */
 export function kindSpec(kind: string): KindSpec | undefined {
   return BY_KIND.get(kind as Kind);
+}
+
+/** How sentences name a kind: its `label`, else its name capitalised (`use-case` → `Use case`). */
+export function kindLabel(kind: string): string {
+  return kindSpec(kind)?.label ?? kind.replace('-', ' ').replace(/^./, (c) => c.toUpperCase());
 }

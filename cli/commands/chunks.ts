@@ -9,9 +9,10 @@ import { queryCommand } from './query-commands.js';
 export const chunksCommand = queryCommand({
   query: 'chunks',
   env: {
-    options: { 'base-url': { type: 'string' } },
+    flags: {
+      'base-url': { type: 'string', value: 'URL', description: 'Where chunk URLs point: a repository web URL or a docs-site deep-link base (default file:<source_file>)' },
+    },
     usage: '[--base-url URL]',
-    help: ['--base-url URL    where chunk URLs point: a repository web URL or a docs-site deep-link base (default file:<source_file>)'],
     read: (values) => ({ baseUrl: typeof values['base-url'] === 'string' ? values['base-url'] : null }),
   },
   text: (r) =>

@@ -16,7 +16,7 @@ import { createError, EXIT, toKddError } from '../../model/errors.js';
 import type { ParamSpec } from '../../runtime/param-spec.js';
 import { QUERIES, type QueryDef, type QueryEnv, type QueryName, type QueryResult } from '../../runtime/queries/registry.js';
 import type { Why } from '../../runtime/search/explain.js';
-import { parseFlags, UsageError, type CliIO, type Command } from '../command.js';
+import { parseFlags, UsageError, type CliIO, type Command, type FlagSpec, type FlagTable } from '../command.js';
 import { arrowPath, clip, json, pct, section, table, warnings } from '../format.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
@@ -24,18 +24,20 @@ type FlagValues = Record<string, string | boolean | undefined>;
 
 /** Flags every query command accepts (not query parameters). */
 const COMMON = {
-  bundle: { type: 'string', default: 'dist' },
-  json: { type: 'boolean', default: false },
-} as const satisfies Options;
-const COMMON_HELP = ['--bundle DIR      the folder with kdd.json (default dist)', '--json            print the answer as JSON (the HTTP and MCP shape)'];
-const MODELS_HELP = '--models-dir DIR  model store for embedding the query at L2 (default $KDD_MODELS_DIR or ~/.cache/kdd-index/models)';
+  bundle: { type: 'string', default: 'dist', value: 'DIR', description: 'The folder with kdd.json' },
+  json: { type: 'boolean', default: false, description: 'Print the answer as JSON (the HTTP and MCP shape)' },
+} as const satisfies FlagTable;
+/** The flag of text queries (`embeds`), whose query is embedded at L2. */
+const MODELS_DIR = {
+  'models-dir': { type: 'string', value: 'DIR', description: 'Model store for embedding the query at L2 (default $KDD_MODELS_DIR or ~/.cache/kdd-index/models)' },
+} as const satisfies FlagTable;
 
 export interface QueryCommandSpec<N extends QueryName> {
   query: N;
   /** The readable answer (without `--json`). */
   text(result: QueryResult<N>): string;
   /** Flags that are not query parameters but set the query's environment (e.g. `--base-url`). */
-  env?: { options: Options; usage: string; help: readonly string[]; read(values: FlagValues): QueryEnv };
+  env?: { flags: FlagTable; usage: string; read(values: FlagValues): QueryEnv };
 }
 
 interface Flag {
@@ -85,47 +87,40 @@ function usageOf(def: QueryDef, extra: string): string {
   return ['kdd', def.doors.cli!, ...positionals, ...flags, ...(extra ? [extra] : []), tail].join(' ');
 }
 
-/** One line per flag: what it sets, its range and default, as the query declares them. */
-function helpOf(def: QueryDef, usage: string, extra: readonly string[]): string {
-  const describe = ({ spec, flag }: Flag): string => {
-    const left = spec.type === 'boolean' ? `--${flag}` : `--${flag} ${valueHint(spec, flag)}`;
-    const dflt = spec.type === 'boolean' ? '' : 'default' in spec && spec.default !== undefined ? ` (default ${String(spec.default)})` : '';
-    const text = spec.type === 'boolean' && spec.cli?.negate ? `${spec.description} On by default; this flag turns it off.` : `${spec.description}${dflt}`;
-    return `  ${left.padEnd(17)} ${text}`;
-  };
-  const args = positionalsOf(def).map(([name, spec]) => `  ${positionalHint(name, spec).padEnd(17)} ${spec.description}`);
-  const lines = [
-    `Usage: ${usage}`,
-    '',
-    def.summary,
-    def.guidance,
-    '',
-    ...(args.length ? ['Arguments:', ...args, ''] : []),
-    'Options:',
-    ...flagsOf(def).map(describe),
-    ...extra.map((line) => `  ${line}`),
-    ...(def.embeds ? [`  ${MODELS_HELP}`] : []),
-    ...COMMON_HELP.map((line) => `  ${line}`),
-  ];
-  return `${lines.join('\n')}\n`;
+/** A query parameter as a row of the flag table: its range and default, as the query declares them. */
+function flagSpecOf({ spec, flag }: Flag): FlagSpec {
+  if (spec.type === 'boolean') {
+    return { type: 'boolean', description: spec.cli?.negate ? `${spec.description} On by default; this flag turns it off.` : spec.description };
+  }
+  const dflt = 'default' in spec && spec.default !== undefined ? { default: String(spec.default) } : {};
+  return { type: 'string', value: valueHint(spec, flag), description: spec.description, ...dflt };
+}
+
+/** What `--help` says between the summary and the options: when to ask this query, and its arguments. */
+function detailsOf(def: QueryDef): string {
+  const args = positionalsOf(def).map(([name, spec]) => [positionalHint(name, spec), spec.description] as const);
+  const width = Math.max(0, ...args.map(([left]) => left.length));
+  return [def.guidance, ...(args.length ? ['', 'Arguments:', ...args.map(([left, right]) => `  ${left.padEnd(width)}  ${right}`)] : [])].join('\n');
 }
 
 /** Builds the {@link Command} of one registered query; all error handling and printing policy lives here. */
 export function queryCommand<N extends QueryName>(spec: QueryCommandSpec<N>): Command {
   const def = QUERIES[spec.query] as unknown as QueryDef<QueryResult<N>>;
   const flags = flagsOf(def);
-  const options: Options = {
+  const table: FlagTable = {
+    ...Object.fromEntries(flags.map((flag) => [flag.flag, flagSpecOf(flag)])),
+    ...spec.env?.flags,
+    ...(def.embeds ? MODELS_DIR : {}),
     ...COMMON,
-    ...(def.embeds ? { 'models-dir': { type: 'string' } } : {}),
-    ...spec.env?.options,
-    ...Object.fromEntries(flags.map(({ spec: param, flag }) => [flag, param.type === 'boolean' ? { type: 'boolean' } : { type: 'string' }])),
   };
-  const usage = usageOf(def, spec.env?.usage ?? '');
+  // The parser must leave a parameter that was not given undefined: the query applies its own default.
+  const options: Options = { ...table, ...Object.fromEntries(flags.map(({ flag }) => [flag, { type: table[flag]!.type }])) };
   const command: Command = {
     name: def.doors.cli!,
     summary: def.summary.replace(/\.$/, ''),
-    usage,
-    help: helpOf(def, usage, spec.env?.help ?? []),
+    usage: usageOf(def, spec.env?.usage ?? ''),
+    details: detailsOf(def),
+    flags: table,
     async run(argv: string[], io: CliIO): Promise<number> {
       const wantsJson = argv.includes('--json');
       try {

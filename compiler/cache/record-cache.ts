@@ -29,7 +29,8 @@ import { decodeEdges, type EncodedEdges } from '../../formats/bundle/edges.js';
 import { newPackr } from '../../formats/msgpack.js';
 import type { DanglingLink, LayerViolation } from '../../model/graph.js';
 import type { BuildWarning } from '../diagnostics.js';
-import { compare, type Graph } from '../graph/link.js';
+import type { Graph } from '../graph/link.js';
+import { compareCodeUnits } from '../../model/order.js';
 import type { DocumentRecord } from '../../model/records.js';
 import type { SourceStamp } from '../read.js';
 import { checksum } from './checksum.js';
@@ -129,7 +130,7 @@ function isCachedGraph(value: unknown): value is CachedGraph {
 
 /** The graph `cached` describes, over `records` (whose link input is the one it was linked from). */
 export function restoreGraph(records: readonly DocumentRecord[], cached: CachedGraph): Graph {
-  const nodes = records.map((record) => record.node).sort((a, b) => compare(a.id, b.id));
+  const nodes = records.map((record) => record.node).sort((a, b) => compareCodeUnits(a.id, b.id));
   const { edges } = decodeEdges(cached.edges, nodes);
   rememberPackedEdges(edges, cached.edges);
   return { nodes, edges, dangling: cached.dangling, unresolved_ids: cached.unresolved_ids, layer_violations: cached.layer_violations, warnings: cached.warnings };

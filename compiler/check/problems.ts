@@ -7,7 +7,9 @@
 import type { BuildWarning } from '../diagnostics.js';
 import type { KddIndex } from '../../runtime/kdd-index.js';
 import type { GraphNode } from '../../model/graph.js';
-import { coverage, COVERAGE_RULES } from '../../runtime/queries/coverage.js';
+import { kindSpec } from '../../model/kinds.js';
+import { compareCodeUnits } from '../../model/order.js';
+import { coverage } from '../../runtime/queries/coverage.js';
 import { health } from '../../runtime/queries/health.js';
 import { violations } from '../../runtime/queries/violations.js';
 import { locateField, locateLink, type Position } from './locate.js';
@@ -96,11 +98,7 @@ function problemKey(finding: Pick<Finding, 'rule_id' | 'node_id' | 'target' | 'f
 }
 
 function compareProblems(a: Problem, b: Problem): number {
-  return cmp(a.file, b.file) || a.line - b.line || a.column - b.column || cmp(a.rule_id, b.rule_id) || cmp(a.key, b.key);
-}
-
-function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+  return compareCodeUnits(a.file, b.file) || a.line - b.line || a.column - b.column || compareCodeUnits(a.rule_id, b.rule_id) || compareCodeUnits(a.key, b.key);
 }
 
 function locate(text: string, anchor: Anchor): Position | null {
@@ -162,7 +160,7 @@ function graphFindings(index: KddIndex): Unrated[] {
     });
   }
   for (const node of nodes) {
-    if (!COVERAGE_RULES[node.kind]) continue;
+    if (!kindSpec(node.kind)?.coverage) continue;
     for (const item of coverage(index, { node_id: node.id }).required) {
       if (item.status !== 'missing') continue;
       const how = item.direction === 'out' ? `a link from it to a ${item.kinds.join('/')}` : `a link to it from a ${item.kinds.join('/')}`;

@@ -17,6 +17,7 @@ import {
   type ModelDtype,
 } from './embedder.js';
 import { configureEnv, importTransformers, loadTransformersEmbedder, requiredModelFiles, type TransformersProgress } from './transformers.js';
+import { compareCodeUnits } from '../../model/order.js';
 
 export interface PullOptions {
   /** Hub id. Default {@link DEFAULT_MODEL}. */
@@ -89,12 +90,12 @@ export async function listModels(options: { modelsDir?: string } = {}): Promise<
       return;
     }
     if (depth >= 3) return;
-    for (const entry of entries.filter((candidate) => candidate.isDirectory()).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    for (const entry of entries.filter((candidate) => candidate.isDirectory()).sort((a, b) => compareCodeUnits(a.name, b.name))) {
       await visit(join(dir, entry.name), depth + 1);
     }
   };
   await visit(store, 0);
-  return found.sort((a, b) => (a.model < b.model ? -1 : a.model > b.model ? 1 : 0));
+  return found.sort((a, b) => compareCodeUnits(a.model, b.model));
 }
 
 async function listFiles(root: string): Promise<{ path: string; bytes: number }[]> {
@@ -107,5 +108,5 @@ async function listFiles(root: string): Promise<{ path: string; bytes: number }[
     }
   };
   await walk(root);
-  return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return out.sort((a, b) => compareCodeUnits(a.path, b.path));
 }

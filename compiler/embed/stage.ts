@@ -11,6 +11,7 @@ import { quantize, type QuantizedVectors } from '../../formats/bundle/vectors.js
 import { VectorCache, textHash, type CacheSaveReport } from './cache.js';
 import { chunkNode, type Chunk } from './chunk.js';
 import { DEFAULT_DTYPE, DEFAULT_MODEL, EmbeddingError, embedderId, resolveModel, type Embedder, type EmbeddingErrorCode, type ModelDtype } from './embedder.js';
+import { compareCodeUnits } from '../../model/order.js';
 
 export interface EmbedStageOptions {
   /** `.kdd-index` folder; vectors are cached under `embeddings/<model-slug>/`. */
@@ -54,7 +55,7 @@ export async function embedStage(nodes: readonly GraphNode[], options: EmbedStag
     const dtype = options.dtype ?? DEFAULT_DTYPE;
     const model = options.model ?? DEFAULT_MODEL;
     const id = options.embedder?.id ?? embedderId(resolveModel(model, { modelsDir: options.modelsDir, cwd: options.cwd }).name, dtype);
-    const chunks = [...nodes].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).flatMap(chunkNode);
+    const chunks = [...nodes].sort((a, b) => compareCodeUnits(a.id, b.id)).flatMap(chunkNode);
     const texts = chunks.map((chunk) => chunk.context_text);
     const hashes = texts.map(textHash);
     const cache = await VectorCache.open(options.indexDir, id);

@@ -11,7 +11,7 @@ import type { DocumentRecord } from '../../model/records.js';
 import { forEachLimited, writeManyIfChanged } from '../atomic.js';
 import { EDGE_FILES, unchangedFiles } from '../cache/stamps.js';
 import { faultPoint } from '../fault.js';
-import { compare } from '../graph/link.js';
+import { compareCodeUnits } from '../../model/order.js';
 import type { Earlier } from '../incremental/earlier.js';
 import type { Compiled } from '../report.js';
 import { edgesJsonl, nodeFilePath, nodeFileText, patchEdgesJsonl, writeIndexDir, type IndexDirWrite } from './index-dir.js';
@@ -58,8 +58,8 @@ async function writeIndexDirChanges(dir: string, result: Compiled, earlier: Earl
     const sameVersion = old !== undefined && old.node.source_file === record.node.source_file && old.node.source_hash === record.node.source_hash && !result.touched.has(record);
     if (!sameVersion || earlier.distrusted.has(path)) files.set(path, nodeFileText(record));
   }
-  const written = await writeManyIfChanged(dir, [...files.entries()].sort(([a], [b]) => compare(a, b)));
-  const removed = [...before.keys()].filter((path) => !current.has(path)).sort(compare);
+  const written = await writeManyIfChanged(dir, [...files.entries()].sort(([a], [b]) => compareCodeUnits(a, b)));
+  const removed = [...before.keys()].filter((path) => !current.has(path)).sort(compareCodeUnits);
   await forEachLimited(removed, (path) => {
     faultPoint('remove');
     return rm(join(dir, path), { force: true });
@@ -68,7 +68,7 @@ async function writeIndexDirChanges(dir: string, result: Compiled, earlier: Earl
   if (written.length > 0 || removed.length > 0 || stableJson(withoutGitFacts(result.manifest)) !== stableJson(withoutGitFacts(previous.manifest))) {
     written.push(...(await writeManyIfChanged(dir, [['manifest.json', stableJson(result.manifest)]])));
   }
-  return { written: written.sort(compare), removed };
+  return { written: written.sort(compareCodeUnits), removed };
 }
 
 const withoutGitFacts = (manifest: IndexManifest): IndexManifest => ({ ...manifest, indexed_at: null, git_commit: null });

@@ -10,6 +10,7 @@ import type { DocumentRecord } from '../../model/records.js';
 import type { Graph } from '../graph/link.js';
 import { canonical, stableJson } from '../../formats/canonical.js';
 import { forEachLimited, writeManyIfChanged } from '../atomic.js';
+import { compareCodeUnits } from '../../model/order.js';
 
 export interface IndexDirWrite {
   written: string[];
@@ -124,14 +125,14 @@ export async function writeIndexDir(dir: string, manifest: IndexManifest, record
     () => false,
     () => true,
   );
-  const written = await writeManyIfChanged(dir, [...files.entries()].sort(([a], [b]) => (a < b ? -1 : 1)), { fresh });
+  const written = await writeManyIfChanged(dir, [...files.entries()].sort(([a], [b]) => compareCodeUnits(a, b)), { fresh });
   const removed: string[] = [];
   if (!fresh) {
     for (const path of await listFiles(join(dir, 'nodes'))) {
       const rel = relative(dir, path).split(sep).join('/');
       if (!files.has(rel)) removed.push(rel);
     }
-    removed.sort((a, b) => (a < b ? -1 : 1));
+    removed.sort(compareCodeUnits);
     await forEachLimited(removed, (rel) => rm(join(dir, rel)));
   }
   return { written, removed };

@@ -14,6 +14,7 @@ import type { GraphNode, IndexManifest } from '../../model/graph.js';
 import type { DocumentRecord, RawLink } from '../../model/records.js';
 import { forEachLimited } from '../atomic.js';
 import { rememberNodeFileText } from './index-dir.js';
+import { compareCodeUnits } from '../../model/order.js';
 
 export interface IndexDirContent {
   manifest: IndexManifest;
@@ -49,7 +50,7 @@ export async function readNodeFiles(dir: string, onCorrupt?: OnCorrupt): Promise
     }
   });
   const kept = records.filter((record): record is DocumentRecord => record !== null);
-  kept.sort((a, b) => (a.node.source_file < b.node.source_file ? -1 : a.node.source_file > b.node.source_file ? 1 : 0));
+  kept.sort((a, b) => compareCodeUnits(a.node.source_file, b.node.source_file));
   return kept;
 }
 

@@ -5,7 +5,7 @@
  */
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { compare } from '../graph/link.js';
+import { compareCodeUnits } from '../../model/order.js';
 import { writeIfChanged } from '../atomic.js';
 import { canonical } from '../../formats/canonical.js';
 import { createError } from '../../model/errors.js';
@@ -30,7 +30,7 @@ export interface IndexContent extends IndexDirContent {
 }
 
 export function sortTombstones(tombstones: readonly Tombstone[]): Tombstone[] {
-  return [...tombstones].sort((a, b) => compare(a.node_id, b.node_id));
+  return [...tombstones].sort((a, b) => compareCodeUnits(a.node_id, b.node_id));
 }
 
 export function tombstonesJsonl(tombstones: readonly Tombstone[]): string {

@@ -13,6 +13,7 @@ import { IMPLICIT_RELATION_TYPES, type ImplicitRelationType } from '../../model/
 import { writeIfChanged } from '../atomic.js';
 import { stableJson } from '../../formats/canonical.js';
 import { warning, type BuildWarning } from '../diagnostics.js';
+import { compareCodeUnits } from '../../model/order.js';
 
 /** Bumped on an incompatible change of the file; other versions are ignored with a warning. */
 export const ENRICHMENT_FORMAT = 1;
@@ -129,7 +130,7 @@ export async function readEnrichments(indexDir: string): Promise<EnrichmentSet> 
     if (typeof parsed === 'string') warnings.push(warning('ENRICHMENT_IGNORED', { file, detail: parsed }));
     else enrichments.push(parsed);
   }
-  enrichments.sort((a, b) => (a.node_id < b.node_id ? -1 : a.node_id > b.node_id ? 1 : 0));
+  enrichments.sort((a, b) => compareCodeUnits(a.node_id, b.node_id));
   return { enrichments, warnings };
 }
 

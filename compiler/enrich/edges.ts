@@ -16,7 +16,8 @@ import { ENRICHMENT_SECTION_FIELD, ENRICHMENT_SECTION_HEADING, implicitEdgeType 
 import type { GraphEdge, GraphNode, IndexManifest } from '../../model/graph.js';
 import { warning, type BuildWarning } from '../diagnostics.js';
 import { stableJson } from '../../formats/canonical.js';
-import { compareEdges, type Graph } from '../graph/link.js';
+import type { Graph } from '../graph/link.js';
+import { compareEdgeKeys } from '../../model/edges.js';
 import { enrichmentFileName, ENRICHMENTS_DIR, type Enrichment, type EnrichmentSet } from './artifact.js';
 
 /**
@@ -27,7 +28,7 @@ export function enrichmentEdges(enrichments: readonly Enrichment[], nodes: reado
   const byId = new Map(nodes.map((node) => [node.id, node]));
   return current(enrichments, byId)
     .flatMap(({ enrichment, node }) => edgesOf(enrichment, node, byId))
-    .sort(compareEdges);
+    .sort(compareEdgeKeys);
 }
 
 export interface AppliedEnrichments {
@@ -57,7 +58,7 @@ export function applyEnrichments(graph: Graph, set: EnrichmentSet | undefined): 
   const summaries: Record<string, string> = {};
   for (const { enrichment } of live) summaries[enrichment.node_id] = enrichment.summary;
   return {
-    graph: { ...graph, edges: [...graph.edges, ...extra].sort(compareEdges), enrichment_summaries: summaries },
+    graph: { ...graph, edges: [...graph.edges, ...extra].sort(compareEdgeKeys), enrichment_summaries: summaries },
     applied: live.map(({ enrichment }) => enrichment),
     warnings,
   };
@@ -115,7 +116,7 @@ function edgesOf(enrichment: Enrichment, node: GraphNode, ids: ReadonlyMap<strin
     const old = edges.get(key);
     if (!old || Number(old.metadata.confidence) < relation.confidence) edges.set(key, edge);
   }
-  return [...edges.values()].sort(compareEdges);
+  return [...edges.values()].sort(compareEdgeKeys);
 }
 
 function ignored(enrichment: Enrichment, detail: string): BuildWarning {

@@ -13,6 +13,7 @@ import { createHash } from 'node:crypto';
 import { IMPLICIT_RELATION_TYPES, isAgentEdge } from '../../model/enrichment.js';
 import type { GraphEdge, GraphNode } from '../../model/graph.js';
 import { stableJson } from '../../formats/canonical.js';
+import { compareCodeUnits } from '../../model/order.js';
 
 export const PROMPT_VERSION = 'kdd-enrich/1';
 
@@ -67,11 +68,11 @@ export function graphContext(node: GraphNode, nodes: readonly GraphNode[], edges
     links.set(other, set);
   }
   const neighbours = [...links.entries()]
-    .sort(([a], [b]) => cmp(a, b))
+    .sort(([a], [b]) => compareCodeUnits(a, b))
     .slice(0, MAX_NEIGHBOURS)
     .map(([id, set]) => {
       const n = byId.get(id)!;
-      return { id, kind: n.kind, layer: n.layer, title: n.title, edges: [...set].sort(cmp) };
+      return { id, kind: n.kind, layer: n.layer, title: n.title, edges: [...set].sort(compareCodeUnits) };
     });
   return { node: { id: node.id, kind: node.kind, layer: node.layer, title: node.title, source_file: node.source_file }, neighbours, mentioned: mentions(node, nodes, links, document) };
 }
@@ -88,7 +89,7 @@ function mentions(node: GraphNode, nodes: readonly GraphNode[], linked: Readonly
     // The word-set test first: a full-text scan per node pair would be quadratic in corpus size.
     if (names.some((name) => words.has(name.split(' ')[0]!) && text.includes(` ${name} `))) out.push({ id: other.id, kind: other.kind, title: other.title });
   }
-  return out.sort((a, b) => cmp(a.id, b.id)).slice(0, MAX_MENTIONS);
+  return out.sort((a, b) => compareCodeUnits(a.id, b.id)).slice(0, MAX_MENTIONS);
 }
 
 export function neighbourhoodHash(context: GraphContext): string {
@@ -147,8 +148,4 @@ export function promptText(prompt: Prompt): string {
 
 export function sha256(data: string | Uint8Array): string {
   return createHash('sha256').update(data).digest('hex');
-}
-
-function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -8,6 +8,7 @@
  */
 import { IMPLICIT_RELATION_TYPES, type ImplicitRelationType } from '../../model/enrichment.js';
 import type { ImplicitRelation } from './artifact.js';
+import { compareCodeUnits } from '../../model/order.js';
 
 export interface EnrichmentBody {
   summary: string;
@@ -68,7 +69,7 @@ export function checkReply(value: unknown, nodeId: string, exists: (id: string) 
     const old = relations.get(key);
     if (!old || old.confidence < relation.confidence) relations.set(key, relation);
   }
-  const sorted = [...relations.values()].sort((a, b) => cmp(a.target, b.target) || cmp(a.relation_type, b.relation_type));
+  const sorted = [...relations.values()].sort((a, b) => compareCodeUnits(a.target, b.target) || compareCodeUnits(a.relation_type, b.relation_type));
   if (sorted.length > MAX_RELATIONS) warnings.push(`${sorted.length - MAX_RELATIONS} relations over the limit of ${MAX_RELATIONS} dropped`);
   const notes = ((value.impact_notes as unknown[] | undefined) ?? []).map((note) => clean(note, MAX_NOTE)).filter((note): note is string => Boolean(note));
   return { ok: true, body: { summary, implicit_relations: sorted.slice(0, MAX_RELATIONS), impact_notes: notes.slice(0, MAX_NOTES) }, warnings };
@@ -99,4 +100,3 @@ function clean(value: unknown, max: number): string | null {
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

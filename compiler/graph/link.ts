@@ -8,6 +8,7 @@ import { warning, type BuildWarning } from '../diagnostics.js';
 import type { DocumentRecord, RawLink } from '../../model/records.js';
 import { canonical } from '../../formats/canonical.js';
 import { kindSpec } from '../../model/kinds.js';
+import { compareCodeUnits } from '../../model/order.js';
 import { isLayerViolation, layerDependencyEdge } from './layers.js';
 import { LinkResolver } from './resolve.js';
 
@@ -48,7 +49,7 @@ export function linkRecords(records: readonly DocumentRecord[], firstCommitTimes
     byId.set(record.node.id, winner);
     warnings.push(warning('DUPLICATE_ID', { file: loser.node.source_file, id: record.node.id, other: winner.node.source_file }));
   }
-  const kept = [...byId.values()].sort((a, b) => compare(a.node.id, b.node.id));
+  const kept = [...byId.values()].sort((a, b) => compareCodeUnits(a.node.id, b.node.id));
   const resolver = new LinkResolver(kept.map((record) => record.node));
   const edges: GraphEdge[] = [];
   const unresolved = newUnresolved();
@@ -70,7 +71,7 @@ function olderFirst(a: DocumentRecord, b: DocumentRecord, firstCommitTimes: Read
  */
 export function relinkRecords(records: readonly DocumentRecord[], previous: Graph, changed: ReadonlySet<string>): Graph {
   const byId = new Map(records.map((record) => [record.node.id, record]));
-  const kept = [...byId.values()].sort((a, b) => compare(a.node.id, b.node.id));
+  const kept = [...byId.values()].sort((a, b) => compareCodeUnits(a.node.id, b.node.id));
   const resolver = new LinkResolver(kept.map((record) => record.node));
   const edgesOf = groupBy(previous.edges, (edge) => edge.from_node);
   const danglingOf = groupBy(previous.dangling, (link) => link.from_node);
@@ -130,7 +131,7 @@ function linkNode(record: DocumentRecord, resolver: LinkResolver, byId: Readonly
 }
 
 function graphOf(kept: readonly DocumentRecord[], byId: ReadonlyMap<string, DocumentRecord>, edges: GraphEdge[], unresolved: Unresolved, warnings: BuildWarning[]): Graph {
-  const sorted = (links: ReadonlyMap<string, DanglingLink>) => [...links.values()].sort((a, b) => compare(a.from_node, b.from_node) || compare(a.target, b.target));
+  const sorted = (links: ReadonlyMap<string, DanglingLink>) => [...links.values()].sort((a, b) => compareCodeUnits(a.from_node, b.from_node) || compareCodeUnits(a.target, b.target));
   return {
     nodes: kept.map((record) => record.node),
     edges,
@@ -188,7 +189,7 @@ function linkMetadata(link: RawLink, extra: Extra | null): Record<string, string
  */
 function dedupe(own: GraphEdge[]): GraphEdge[] {
   if (own.length < 2) return own;
-  const sorted = own.map((edge, i) => [edge, i] as const).sort(([a, i], [b, j]) => compare(a.to_node, b.to_node) || compare(a.edge_type, b.edge_type) || i - j);
+  const sorted = own.map((edge, i) => [edge, i] as const).sort(([a, i], [b, j]) => compareCodeUnits(a.to_node, b.to_node) || compareCodeUnits(a.edge_type, b.edge_type) || i - j);
   const out: GraphEdge[] = [];
   for (const [edge] of sorted) {
     const last = out[out.length - 1];
@@ -216,7 +217,7 @@ function withLayerDependencies(own: GraphEdge[], byId: ReadonlyMap<string, Docum
     if (!implicit) out.push(...own.slice(start, end));
     else {
       const group = own.slice(start, end).filter((edge) => edge.edge_type !== 'LAYER_DEPENDENCY');
-      const at = group.findIndex((edge) => compare(edge.edge_type, 'LAYER_DEPENDENCY') > 0);
+      const at = group.findIndex((edge) => compareCodeUnits(edge.edge_type, 'LAYER_DEPENDENCY') > 0);
       group.splice(at < 0 ? group.length : at, 0, implicit);
       out.push(...group);
     }
@@ -283,11 +284,3 @@ export function sameNodeEntry(a: DocumentRecord, b: DocumentRecord): boolean {
   );
 }
 
-/** Code-unit order, not locale order: the same on every machine. */
-export function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-export function compareEdges(a: GraphEdge, b: GraphEdge): number {
-  return compare(a.from_node, b.from_node) || compare(a.to_node, b.to_node) || compare(a.edge_type, b.edge_type);
-}

@@ -10,7 +10,8 @@ import type { DocumentRecord } from '../../model/records.js';
 import { chunkNode } from '../embed/chunk.js';
 import { sortTombstones, type IndexContent, type Tombstone } from '../emit/tombstones.js';
 import { now, type DomainEvent } from '../events.js';
-import { compare, type Graph } from '../graph/link.js';
+import type { Graph } from '../graph/link.js';
+import { compareCodeUnits } from '../../model/order.js';
 import type { Earlier } from './earlier.js';
 
 /** What changed since the previous index (paths relative to the specs root, node ids for tombstones). */
@@ -42,7 +43,7 @@ function diffSources(previous: IndexContent | null, files: readonly { path: stri
       events.push({ event: 'EVT-KDDDocument-Stale', payload: { document_id: documentId, source_path: path, previous_hash: previousHash, current_hash: hash, detected_at: now() } });
     }
   }
-  for (const path of Object.keys(before).sort(compare)) if (!current.has(path)) changes.deleted.push(path);
+  for (const path of Object.keys(before).sort(compareCodeUnits)) if (!current.has(path)) changes.deleted.push(path);
   return { changes, events };
 }
 
@@ -62,7 +63,7 @@ function tombstonesSince(previous: IndexContent | null, graph: Graph, deletedAt:
     byId.set(node.id, tombstone);
     added.push(tombstone);
   }
-  return { all: sortTombstones([...byId.values()]), added: sortTombstones(added), revived: revived.sort(compare) };
+  return { all: sortTombstones([...byId.values()]), added: sortTombstones(added), revived: revived.sort(compareCodeUnits) };
 }
 
 /** EVT-KDDDocument-Deleted, with the edge count the previous `edges.jsonl` held for each node. */

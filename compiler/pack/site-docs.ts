@@ -17,6 +17,7 @@ import { LinkResolver } from '../graph/resolve.js';
 import { parseFrontMatter } from '../parse/front-matter.js';
 import { renderFeature, renderFrontMatter, renderMarkdown, type RenderContext } from '../render/spec-html.js';
 import { forEachLimited, writeAtomic } from '../atomic.js';
+import { compareCodeUnits } from '../../model/order.js';
 
 export interface SiteDocs {
   pointer: DocsPointer;
@@ -51,7 +52,7 @@ export async function packSiteDocs(bundle: Bundle, bundleFile: string, readSourc
   const documents = bundle.nodes.length - missing - stale;
   return {
     pointer: { format: DOCS_FORMAT, source: bundleFile, buckets: bucketFiles, documents, missing, stale },
-    files: [...files].map(([name, bytes]) => ({ name, bytes })).sort((a, b) => (a.name < b.name ? -1 : 1)),
+    files: [...files].map(([name, bytes]) => ({ name, bytes })).sort((a, b) => compareCodeUnits(a.name, b.name)),
   };
 }
 

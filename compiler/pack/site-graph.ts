@@ -15,6 +15,7 @@ import { runQuery } from '../../runtime/queries/registry.js';
 import { layerMap } from '../../runtime/views/layer-map.js';
 import { encodeVarints, GRAPH_CHUNK, SITE_FORMAT, type GraphChunk, type GraphMeta, type IdShard, type ShardRef } from '../../formats/site-bundle.js';
 import { danglingByNode, nodeView } from '../../runtime/views/node-view.js';
+import { compareCodeUnits } from '../../model/order.js';
 
 /** Encoded bytes per id directory shard. */
 const ID_SHARD_BYTES = 8 * 1024;
@@ -106,7 +107,7 @@ function localityOrder(bundle: Bundle): number[] {
 }
 
 function idShards(entries: (readonly [id: string, slot: number])[]): { first: string; shard: IdShard }[] {
-  const sorted = [...entries].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  const sorted = [...entries].sort((a, b) => compareCodeUnits(a[0], b[0]));
   const out: { first: string; shard: IdShard }[] = [];
   let batch: { ids: string[]; slots: number[]; bytes: number } = { ids: [], slots: [], bytes: 0 };
   const flush = () => {

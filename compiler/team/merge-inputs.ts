@@ -17,7 +17,7 @@ import type { BlobCache } from '../cache/blob-cache.js';
 import { parseManifest, parseNodeFile, readIndexDir } from '../emit/read-index-dir.js';
 import { readRecordCache, recordCachePath } from '../cache/record-cache.js';
 import { parseTombstones, readTombstones, TOMBSTONES_FILE, type IndexContent } from '../emit/tombstones.js';
-import { compare } from '../graph/link.js';
+import { compareCodeUnits } from '../../model/order.js';
 import type { DocumentRecord } from '../../model/records.js';
 import { catFiles, git } from '../git.js';
 import { bundleSource, type MergeSource } from './merge.js';
@@ -98,7 +98,7 @@ export async function readIndexFromGit(repo: string, ref: string, indexPath = '.
     file.record = corruptAs(named(file.path), () => parseNodeFile(rest[index]!));
     blobs?.set(file.oid, file.record);
   });
-  const records = nodeFiles.map((file) => file.record!).sort((a, b) => compare(a.node.source_file, b.node.source_file));
+  const records = nodeFiles.map((file) => file.record!).sort((a, b) => compareCodeUnits(a.node.source_file, b.node.source_file));
   return { source: label, manifest: parseManifest(manifestText!, named('manifest.json')), records, tombstones };
 }
 

@@ -24,7 +24,9 @@ import { stableJson } from '../../formats/canonical.js';
 import { sortTombstones, type IndexContent, type Tombstone } from '../emit/tombstones.js';
 import { now, type DomainEvent } from '../events.js';
 import { isLayerViolation, layerDependencyEdge } from '../graph/layers.js';
-import { compare, compareEdges, linkRecords, type Graph } from '../graph/link.js';
+import { linkRecords, type Graph } from '../graph/link.js';
+import { compareEdgeKeys } from '../../model/edges.js';
+import { compareCodeUnits } from '../../model/order.js';
 import type { DocumentRecord, RawLink } from '../../model/records.js';
 
 export type ConflictStrategy = 'last_write_wins' | 'fail_on_conflict';
@@ -126,7 +128,7 @@ export function mergeIndexes(inputs: readonly MergeSource[], options: MergeOptio
   const tombstones = latestTombstones(inputs);
   const { winners, conflicts, deleted, warnings } = pickWinners(inputs, tombstones);
   if (strategy === 'fail_on_conflict' && conflicts.length > 0) throw createError('CONFLICT_REJECTED', { n: conflicts.length, conflicts: conflicts.map((c) => c.node_id) });
-  const records = winners.map((winner) => winner.record).sort((a, b) => compare(a.node.source_file, b.node.source_file) || compare(a.node.id, b.node.id));
+  const records = winners.map((winner) => winner.record).sort((a, b) => compareCodeUnits(a.node.source_file, b.node.source_file) || compareCodeUnits(a.node.id, b.node.id));
   const graph = inputs.some((input) => input.edges) ? withBundleEdges(linkRecords(records), bundleEdges(inputs, winners)) : linkRecords(records);
   const commits = new Set(inputs.map((input) => input.manifest.git_commit));
   const manifest = makeManifest(graph, records, { commit: commits.size === 1 ? [...commits][0]! : null, commitTimes: new Map() }, null);
@@ -217,7 +219,7 @@ function conflictReason(winner: GraphNode, runnerUp: NodeVersion): ConflictReaso
 
 /** Last-write-wins order: newer `indexed_at` (null is oldest), then higher hash, then higher path. */
 function newer(a: GraphNode, b: GraphNode): number {
-  return compare(a.indexed_at ?? '', b.indexed_at ?? '') || compare(a.source_hash, b.source_hash) || compare(a.source_file, b.source_file);
+  return compareCodeUnits(a.indexed_at ?? '', b.indexed_at ?? '') || compareCodeUnits(a.source_hash, b.source_hash) || compareCodeUnits(a.source_file, b.source_file);
 }
 
 function latestTombstones(inputs: readonly MergeSource[]): Map<string, { source: string; tombstone: Tombstone }> {
@@ -226,7 +228,7 @@ function latestTombstones(inputs: readonly MergeSource[]): Map<string, { source:
     for (const tombstone of input.tombstones) {
       const current = latest.get(tombstone.node_id);
       const order = current
-        ? compare(tombstone.deleted_at ?? '', current.tombstone.deleted_at ?? '') || compare(tombstone.source_hash, current.tombstone.source_hash) || compare(tombstone.source_file, current.tombstone.source_file)
+        ? compareCodeUnits(tombstone.deleted_at ?? '', current.tombstone.deleted_at ?? '') || compareCodeUnits(tombstone.source_hash, current.tombstone.source_hash) || compareCodeUnits(tombstone.source_file, current.tombstone.source_file)
         : 1;
       if (order > 0) latest.set(tombstone.node_id, { source: input.source, tombstone });
     }
@@ -247,8 +249,8 @@ function pickWinners(inputs: readonly MergeSource[], tombstones: ReadonlyMap<str
   const conflicts: MergeConflict[] = [];
   const deleted: MergeDeletion[] = [];
   const warnings: string[] = [];
-  for (const id of [...byId.keys()].sort(compare)) {
-    const candidates = byId.get(id)!.sort((a, b) => newer(b.record.node, a.record.node) || compare(a.source, b.source));
+  for (const id of [...byId.keys()].sort(compareCodeUnits)) {
+    const candidates = byId.get(id)!.sort((a, b) => newer(b.record.node, a.record.node) || compareCodeUnits(a.source, b.source));
     const winner = candidates[0]!;
     const dead = tombstones.get(id);
     if (dead) {
@@ -299,7 +301,7 @@ function withBundleEdges(graph: Graph, extra: readonly GraphEdge[]): Graph {
     const existing = edges.get(key(fixed));
     // Same rule as the link stage: the edge that says more wins; equal size ⇒ the smaller JSON, so order never matters.
     const size = (e: GraphEdge) => Object.keys(e.metadata).length;
-    if (!existing || size(fixed) > size(existing) || (size(fixed) === size(existing) && compare(stableJson(fixed), stableJson(existing)) < 0)) edges.set(key(fixed), fixed);
+    if (!existing || size(fixed) > size(existing) || (size(fixed) === size(existing) && compareCodeUnits(stableJson(fixed), stableJson(existing)) < 0)) edges.set(key(fixed), fixed);
   }
   for (const edge of [...edges.values()]) {
     const from = nodes.get(edge.from_node)!;
@@ -307,7 +309,7 @@ function withBundleEdges(graph: Graph, extra: readonly GraphEdge[]): Graph {
     const dependency = layerDependencyEdge(from, to);
     if (dependency) edges.set(key(dependency), dependency);
   }
-  const sorted = [...edges.values()].sort(compareEdges);
+  const sorted = [...edges.values()].sort(compareEdgeKeys);
   return {
     ...graph,
     edges: sorted,
@@ -340,7 +342,7 @@ export function bundleSource(bundle: Bundle, source: string): MergeSource {
   return {
     source,
     manifest: bundle.manifest,
-    records: bundle.nodes.map((node) => ({ node, links: unresolved.get(node.id) ?? [] })).sort((a, b) => compare(a.node.source_file, b.node.source_file)),
+    records: bundle.nodes.map((node) => ({ node, links: unresolved.get(node.id) ?? [] })).sort((a, b) => compareCodeUnits(a.node.source_file, b.node.source_file)),
     tombstones: [],
     edges: bundle.edges,
   };

@@ -23,6 +23,7 @@ import { git } from '../git.js';
 import { mergeAndWrite, type MergeWriteReport } from './merge-write.js';
 import { checkCompatible, manifestId } from './merge.js';
 import { INDEX_FORMAT_VERSION } from '../manifest.js';
+import { compareCodeUnits } from '../../model/order.js';
 
 
 /** Where developers' indexes live inside a shared folder. */
@@ -104,9 +105,8 @@ export async function listIndexArtifacts(indexDir: string): Promise<{ files: Syn
     }
   };
   await walk(indexDir);
-  const order = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-  files.sort((a, b) => order(a.path, b.path));
-  skipped.sort(order);
+  files.sort((a, b) => compareCodeUnits(a.path, b.path));
+  skipped.sort(compareCodeUnits);
   return { files, skipped };
 }
 
@@ -235,7 +235,7 @@ async function developerFolders(root: string): Promise<{ name: string; path: str
     const path = join(root, INDEXES_DIR, entry.name);
     if (await stat(join(path, 'manifest.json')).then(() => true, () => false)) out.push({ name: entry.name, path });
   }
-  return out.sort((a, b) => (a.name < b.name ? -1 : 1));
+  return out.sort((a, b) => compareCodeUnits(a.name, b.name));
 }
 
 export interface PullOutput {

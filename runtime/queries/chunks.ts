@@ -27,6 +27,7 @@ import { queryVectorParam, topChunks } from '../search/semantic.js';
 import { chunkTermFrequencies, isChunkIndex, restoreChunkIndex, type ChunkIndex } from '../search/chunk-index.js';
 import { boolParam, intParam, numberParam, paramsObject, requireIndex, stringParam, type RawParams } from '../validate.js';
 import type { ParamsSpec } from '../param-spec.js';
+import { compareCodeUnits } from '../../model/order.js';
 
 export interface ChunksParams {
   /** Required, not empty (after trimming), fewer than 2000 characters. */
@@ -138,7 +139,7 @@ export function chunks(index: KddIndex, params: ChunksParams | RawParams, env: C
   const { bundle } = index;
   const cosine = vector !== null && bundle.vectors !== null;
   const scored = cosine ? cosineChunks(index, vector, topK, threshold) : lexicalChunks(index, query, topK, threshold);
-  scored.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  scored.sort((a, b) => b.score - a.score || compareCodeUnits(a.id, b.id));
 
   const results: RetrievedChunk[] = [];
   for (const { chunk: at, score } of scored) {

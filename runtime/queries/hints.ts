@@ -11,13 +11,15 @@
  */
 import { createError, type KddWarning, warning } from '../../model/errors.js';
 import type { KddIndex } from '../kdd-index.js';
-import type { GraphEdge, GraphNode, Kind } from '../../model/graph.js';
+import type { GraphNode, Kind } from '../../model/graph.js';
 import { fuse } from '../search/fuse.js';
 import { splitCamel } from '../search/tokenizer.js';
 import { createBudget, estimateJsonTokens, take, truncateToTokens } from '../tokens.js';
 import { intParam, paramsObject, requireIndex, stringListParam, type RawParams } from '../validate.js';
 import type { ParamsSpec } from '../param-spec.js';
 import { depthParam } from './_params.js';
+import { CONSTRAINT_MAX_PRIORITY, kindSpec, OTHER_PRIORITY } from '../../model/kinds.js';
+import { compareBySpecificity } from '../../model/edges.js';
 
 export interface HintsParams {
   /** File paths, entity names, ids or keywords (at least one). */
@@ -72,41 +74,6 @@ export const HINTS_PARAMS = {
   max_tokens: { type: 'integer', min: 1, default: HINTS_DEFAULTS.max_tokens, description: 'Token budget of the answer.' },
 } as const satisfies ParamsSpec;
 
-/** Kind priority: hard constraints, then entities (their invariants), then behaviour. */
-const PRIORITY: Partial<Record<Kind, number>> = {
-  'business-rule': 0,
-  'business-policy': 0,
-  'cross-policy': 0,
-  requirement: 1,
-  nfr: 1,
-  adr: 1,
-  entity: 2,
-  role: 2,
-  system: 2,
-  command: 3,
-  'use-case': 3,
-  query: 3,
-  process: 3,
-  event: 4,
-  feature: 5,
-};
-const CONSTRAINT_MAX_PRIORITY = 2;
-const OTHER_PRIORITY = 6;
-/** Content fields per kind, in order; the first non-empty ones make up `content`. */
-const CONTENT_FIELDS: Partial<Record<Kind, readonly string[]>> = {
-  'business-rule': ['declaration', 'when_applies', 'violation'],
-  'business-policy': ['declaration', 'when_applies', 'violation'],
-  'cross-policy': ['purpose', 'declaration', 'standard_behavior'],
-  requirement: ['description', 'acceptance_criteria'],
-  entity: ['invariants', 'description'],
-  role: ['invariants', 'description'],
-  system: ['invariants', 'description'],
-  command: ['purpose', 'preconditions', 'postconditions'],
-  'use-case': ['description', 'main_flow', 'postconditions'],
-  query: ['purpose'],
-  process: ['description', 'steps'],
-  event: ['description'],
-};
 /** One item never takes more than this, so a long document cannot eat the whole budget. */
 const ITEM_MAX_TOKENS = 400;
 /** Keyword hints resolve to the best matches down to this share of the best score. */
@@ -166,7 +133,7 @@ export function hints(index: KddIndex, params: HintsParams | RawParams): HintsRe
 }
 
 function priority(index: KddIndex, node: number): number {
-  return PRIORITY[index.bundle.nodes[node]!.kind] ?? OTHER_PRIORITY;
+  return kindSpec(index.bundle.nodes[node]!.kind)?.hints?.priority ?? OTHER_PRIORITY;
 }
 
 /** Exact id, then name/alias/file name, then the basename of a path, then keyword search. */
@@ -211,7 +178,10 @@ interface Reached {
   via: string;
 }
 
-/** Breadth-first from the resolved nodes; typed edges are preferred for the `reached_via` label. */
+/**
+ * Breadth-first from the resolved nodes. The `reached_via` label names the most specific edge, as
+ * `graph` and `impact` do: a typed edge before a wiki-link, an authored edge before an agent's guess.
+ */
 function discover(index: KddIndex, starts: number[], depth: number): Map<number, Reached> {
   const { bundle } = index;
   const reached = new Map<number, Reached>();
@@ -221,7 +191,7 @@ function discover(index: KddIndex, starts: number[], depth: number): Map<number,
     const next = new Map<number, Reached>();
     for (const u of frontier) {
       const edges = [...(bundle.outgoing[u] ?? []), ...(bundle.incoming[u] ?? [])].map((e) => bundle.edges[e]!);
-      edges.sort(compareEdges);
+      edges.sort(compareBySpecificity);
       for (const edge of edges) {
         if (edge.layer_violation || edge.edge_type === 'LAYER_DEPENDENCY') continue;
         const otherId = edge.from_node === bundle.nodes[u]!.id ? edge.to_node : edge.from_node;
@@ -236,18 +206,11 @@ function discover(index: KddIndex, starts: number[], depth: number): Map<number,
   return reached;
 }
 
-/** Typed edges first (they say why two nodes relate), WIKI_LINK last; then by type and ends. */
-function compareEdges(a: GraphEdge, b: GraphEdge): number {
-  const rank = (e: GraphEdge) => (e.edge_type === 'WIKI_LINK' ? 2 : /^[A-Z_]+$/.test(e.edge_type) ? 0 : 1);
-  return rank(a) - rank(b) || cmp(a.edge_type, b.edge_type) || cmp(a.from_node, b.from_node) || cmp(a.to_node, b.to_node);
-}
-
-const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** The text an agent needs from a node: kind-specific fields, else the first sections. */
 function contentOf(node: GraphNode): string {
   const parts: string[] = [];
-  for (const field of CONTENT_FIELDS[node.kind] ?? []) {
+  for (const field of kindSpec(node.kind)?.hints?.content ?? []) {
     const text = plain(node.indexed_fields[field]);
     if (text) parts.push(text);
   }

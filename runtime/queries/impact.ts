@@ -14,7 +14,8 @@ import { boolParam, enumParam, intParam, paramsObject, requireIndex, stringParam
 import type { ParamsSpec } from '../param-spec.js';
 import { depthParam, includeImplicitParam, nodeRefParam, respectLayersParam } from './_params.js';
 import { compareCodeUnits } from '../../model/order.js';
-import { compareBySpecificity, edgeRank } from '../../model/edges.js';
+import { compareBySpecificity, edgeRank, edgeTypeSpec } from '../../model/edges.js';
+import { kindLabel } from '../../model/kinds.js';
 import { implicitMark, nodeRef, type NodeRef } from './answer-shapes.js';
 import { makeReferenceResolver, perBundle, requireNode } from './bundle-lookups.js';
 
@@ -243,27 +244,6 @@ function chainOf(reached: ReadonlyMap<number, Reach>, analysed: number, position
 
 // ── Sentences ───────────────────────────────────────────────────────────────────────────────
 
-/** What `from` does to `to` for each edge type (the dependent is always `from_node`). */
-const VERBS: Readonly<Record<string, string>> = {
-  WIKI_LINK: 'references',
-  DOMAIN_RELATION: 'is related to',
-  ENTITY_RULE: 'constrains',
-  ENTITY_POLICY: 'governs',
-  EMITS: 'emits',
-  CONSUMES: 'consumes',
-  UC_APPLIES_RULE: 'applies',
-  UC_EXECUTES_CMD: 'executes',
-  UC_STORY: 'realises',
-  VIEW_TRIGGERS_UC: 'triggers',
-  VIEW_USES_COMPONENT: 'uses',
-  COMPONENT_USES_ENTITY: 'displays',
-  REQ_TRACES_TO: 'traces to',
-  VALIDATES: 'validates',
-  DECIDES_FOR: 'decides for',
-  CROSS_DOMAIN_REF: 'references across domains',
-  LAYER_DEPENDENCY: 'depends on',
-};
-
 const ADVICE: Readonly<Record<ChangeType, string>> = {
   modify_attribute: 'review it against the modified attributes',
   add_attribute: 'check whether it should account for the new attribute',
@@ -272,10 +252,8 @@ const ADVICE: Readonly<Record<ChangeType, string>> = {
 };
 
 const verb = (edgeType: string) =>
-  VERBS[edgeType] ??
+  edgeTypeSpec(edgeType)?.verb ??
   (isImplicitEdgeType(edgeType) ? `probably ${edgeType.slice(IMPLICIT_EDGE_PREFIX.length).toLowerCase().replace(/_/g, ' ')} (implicit, agent-inferred)` : `is related to (${edgeType})`);
-const KIND_LABELS: Readonly<Record<string, string>> = { prd: 'PRD', adr: 'ADR', nfr: 'NFR', 'ui-view': 'UI view', 'ui-component': 'UI component', 'ui-flow': 'UI flow' };
-const kindLabel = (kind: string) => KIND_LABELS[kind] ?? kind.replace('-', ' ').replace(/^./, (c) => c.toUpperCase());
 const label = (index: KddIndex, id: string) => index.bundle.nodes[index.nodeIndex.get(id)!]?.doc_id ?? id;
 
 function directSentence(index: KddIndex, edge: GraphEdge, changeType: ChangeType): string {

@@ -7,32 +7,10 @@
  * With `respectLayers`, edges flagged `layer_violation` (BR-LAYER-001) are never walked; they are
  * collected so the answer can report them.
  */
+import { edgeWeight } from '../../model/edges.js';
 import { isAgentEdge } from '../../model/enrichment.js';
 import type { KddIndex } from '../kdd-index.js';
 
-/** How strongly each edge type carries relevance; unknown (business) relations use DEFAULT. */
-const EDGE_WEIGHT: Readonly<Record<string, number>> = {
-  ENTITY_RULE: 1,
-  ENTITY_POLICY: 1,
-  UC_APPLIES_RULE: 1,
-  UC_EXECUTES_CMD: 1,
-  EMITS: 0.9,
-  CONSUMES: 0.9,
-  VALIDATES: 0.8,
-  REQ_TRACES_TO: 0.7,
-  DOMAIN_RELATION: 0.7,
-  DECIDES_FOR: 0.7,
-  UC_STORY: 0.7,
-  VIEW_TRIGGERS_UC: 0.7,
-  VIEW_USES_COMPONENT: 0.6,
-  COMPONENT_USES_ENTITY: 0.6,
-  WIKI_LINK: 0.55,
-  CROSS_DOMAIN_REF: 0.5,
-  LAYER_DEPENDENCY: 0.5,
-};
-const DEFAULT_WEIGHT = 0.65;
-/** Agent-proposed `IMPLICIT_*` edges (L3): a guess carries less than an authored wiki-link. */
-const IMPLICIT_WEIGHT = 0.45;
 /** Share of a seed's score its direct neighbours can receive; each further hop multiplies again. */
 export const HOP_FACTOR = 0.4;
 /** Weight of the second and later seeds reaching a node (the best one counts fully). */
@@ -96,7 +74,7 @@ function edgeTable(index: KddIndex): EdgeTable {
     from[e] = index.nodeIndex.get(edge.from_node) ?? -1;
     to[e] = index.nodeIndex.get(edge.to_node) ?? -1;
     const agent = isAgentEdge(edge);
-    weight[e] = EDGE_WEIGHT[edge.edge_type] ?? (agent ? IMPLICIT_WEIGHT : DEFAULT_WEIGHT);
+    weight[e] = edgeWeight(edge);
     flags[e] = (agent ? AGENT : 0) | (edge.layer_violation ? VIOLATION : 0);
   }
   const n = nodes.length;

@@ -8,6 +8,7 @@
  * with the stemmer. Add a concept by adding one line.
  */
 import type { Kind } from '../../model/graph.js';
+import { KIND_TABLE } from '../../model/kinds.js';
 import { tokenize } from './tokenizer.js';
 import type { TermAlternative } from './types.js';
 import { GENERAL_VOCABULARY } from './vocabulary.js';
@@ -94,28 +95,6 @@ const GROUPS: readonly string[] = [
   'link links enlace enlaces wiki-link',
 ];
 
-const KINDS: readonly (readonly [string, readonly Kind[]])[] = [
-  ['rule rules regla reglas norma normas', ['business-rule', 'business-policy', 'cross-policy']],
-  ['policy policies politica politicas', ['business-policy', 'cross-policy']],
-  ['command commands comando comandos', ['command']],
-  ['event events evento eventos', ['event']],
-  ['query queries consulta consultas', ['query']],
-  ['requirement requirements requisito requisitos criteria criterios nfr', ['requirement', 'nfr']],
-  ['entity entities entidad entidades', ['entity', 'role', 'system']],
-  ['scenario scenarios escenario escenarios test tests prueba pruebas gherkin feature features', ['feature']],
-  ['prd', ['prd']],
-  ['adr decision decisions decisión decisiones', ['adr']],
-  ['view views vista vistas screen pantalla', ['ui-view']],
-  ['component components componente componentes', ['ui-component']],
-  ['process processes proceso procesos', ['process']],
-];
-// Two-word kind names: both stems must be present in the query.
-const KIND_PAIRS: readonly (readonly [string, string, readonly Kind[]])[] = [
-  ['use', 'case', ['use-case']],
-  ['caso', 'uso', ['use-case']],
-  ['business', 'rule', ['business-rule']],
-];
-
 const stems = (words: string) => [...new Set(tokenize(words))];
 
 /** Weight of a translation / same-concept word of the KDD vocabulary, relative to the word typed. */
@@ -143,9 +122,10 @@ addGroups(GENERAL_VOCABULARY, GENERAL_WEIGHT);
 const ALTERNATIVES = new Map<string, readonly TermAlternative[]>();
 for (const [s, others] of SYNONYMS) ALTERNATIVES.set(s, [...others].sort(([a], [b]) => (a < b ? -1 : 1)).map(([term, weight]) => ({ term, weight })));
 
+// The words that ask for each kind are the kind table's `intent` (model/kinds.ts); stemmed here.
 const KIND_BY_STEM = new Map<string, Kind[]>();
-for (const [words, kinds] of KINDS) for (const s of stems(words)) KIND_BY_STEM.set(s, [...new Set([...(KIND_BY_STEM.get(s) ?? []), ...kinds])]);
-const PAIRS = KIND_PAIRS.map(([a, b, kinds]) => [stems(a)[0]!, stems(b)[0]!, kinds] as const);
+for (const { kind, intent } of KIND_TABLE) for (const s of stems((intent?.words ?? []).join(' '))) KIND_BY_STEM.set(s, [...(KIND_BY_STEM.get(s) ?? []), kind]);
+const PAIRS = KIND_TABLE.flatMap(({ kind, intent }) => (intent?.pairs ?? []).map(([a, b]) => [stems(a)[0]!, stems(b)[0]!, [kind]] as const));
 
 /** Other-language / same-concept stems of a stem (sorted), or an empty list. */
 export function synonymsOf(stem: string): readonly string[] {

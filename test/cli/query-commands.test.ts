@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { CliIO } from '../../cli/command.js';
 import { contextCommand, coverageCommand, graphCommand, healthCommand, hintsCommand, impactCommand, QUERY_COMMANDS, violationsCommand } from '../../cli/commands/query-commands.js';
 import { table } from '../../cli/format.js';
-import type { Command } from '../../cli/command.js';
+import { commandHelp, type Command } from '../../cli/command.js';
 import { makeBundle } from '../helpers/make-index.js';
 import { writeDist } from '../helpers/write-dist.js';
 
@@ -40,16 +40,18 @@ describe('query commands', () => {
   it('generate usage and --help from the registry: every flag with its range and default', async () => {
     expect(contextCommand.usage).toContain('[--depth 1-5]');
     expect(contextCommand.usage).toContain('[--models-dir DIR]');
-    const help = contextCommand.help!;
-    expect(help).toMatch(/--max-tokens N\s+Token budget of the answer.*\(default 8000\)/);
+    const help = commandHelp(contextCommand);
+    expect(help).toMatch(/--max-tokens N\s+Token budget of the answer.*\(default: 8000\)/);
     expect(help).toMatch(/--kinds K,…\s+Only specs of these kinds/);
     expect(help).toMatch(/--no-expand\s+Spread relevance.*On by default; this flag turns it off\./);
-    expect(graphCommand.help).toMatch(/--direction both\|out\|in .*\(default both\)/);
+    expect(help).toMatch(/--bundle DIR\s+The folder with kdd\.json \(default: dist\)/);
+    expect(help).toMatch(/^Arguments:\n {2}TEXT… +/m);
+    expect(commandHelp(graphCommand)).toMatch(/--direction both\|out\|in .*\(default: both\)/);
     expect(graphCommand.usage).not.toContain('--models-dir');
     const { runCli } = await import('../../cli/main.js');
     const out: string[] = [];
     expect(await runCli(['impact', '--help'], { stdout: (t) => void out.push(t), stderr: () => {}, isTTY: false, cwd: '/' })).toBe(0);
-    expect(out.join('')).toBe(impactCommand.help);
+    expect(out.join('')).toBe(commandHelp(impactCommand));
   });
 
   it('resolve short node references as every door does', async () => {

@@ -8,6 +8,7 @@ import { buildIndex } from '../../compiler/pipeline.js';
 import { loadBundle } from '../../library/load-bundle.js';
 import { context } from '../../runtime/queries/context.js';
 import { graph } from '../../runtime/queries/graph.js';
+import { hints } from '../../runtime/queries/hints.js';
 import { impact } from '../../runtime/queries/impact.js';
 import { FIXTURES, removeTree, tempTree } from '../helpers/temp-tree.js';
 import { anthropicReply, enrichmentJson, openaiReply, startStub, type Stub } from './_stub.js';
@@ -269,6 +270,22 @@ describe('implicit edges in queries', () => {
     const io = { stdout: (s: string) => void cli.out.push(s), stderr: (s: string) => void cli.err.push(s), isTTY: false, cwd: root };
     expect(await runCli(['impact', 'BR:BR-CUSTOMER-001', '--json', '--no-implicit'], io)).toBe(0);
     expect(JSON.parse(cli.out.join('')).directly_affected.map((n: { id: string }) => n.id)).toEqual(['Entity:Customer']);
+  });
+
+  it('hints and graph explain a path by the authored edge when an agent edge joins the same nodes', async () => {
+    // The command's own spec gains the authored link before it is enriched, so its enrichment is current.
+    const command = join(root, 'specs/02-behavior/commands/CMD-001-CrearPedido.md');
+    await writeFile(command, `${await readFile(command, 'utf8')}\nSee also [[BR-CUSTOMER-001]].\n`);
+    await enrich(options({ nodeIds: ['CMD:CMD-001'] }));
+    const index = await loadBundle(join(root, 'dist'));
+    const between = index.bundle.edges.filter((e) => e.from_node === 'CMD:CMD-001' && e.to_node === 'BR:BR-CUSTOMER-001').map((e) => e.edge_type);
+    expect(between).toEqual(expect.arrayContaining(['WIKI_LINK', 'IMPLICIT_DEPENDS_ON']));
+
+    const h = hints(index, { hints: ['CMD:CMD-001'] });
+    const rule = [...h.constraints, ...h.behavior].find((item) => item.node_id === 'BR:BR-CUSTOMER-001');
+    expect(rule?.reached_via).toBe('CMD:CMD-001 -> WIKI_LINK -> BR:BR-CUSTOMER-001');
+    const g = graph(index, { root_node: 'CMD:CMD-001', depth: 1 });
+    expect(g.related_nodes.find((n) => n.id === 'BR:BR-CUSTOMER-001')?.reached_via).toMatchObject({ edge_type: 'WIKI_LINK' });
   });
 
   it('an incremental build with enrichments equals a full one, byte for byte', async () => {

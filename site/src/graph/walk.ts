@@ -5,6 +5,7 @@
  */
 import type { Neighbourhood, NeighbourhoodEdge } from '../protocol.js';
 import type { GraphStore } from './store.js';
+import { compareCodeUnits } from '../../../model/order.js';
 
 /** Nodes a neighbourhood holds at most: a readable picture, and a bound on the chunks fetched. */
 export const MAX_GRAPH_NODES = 250;
@@ -40,8 +41,8 @@ export async function neighbourhood(store: GraphStore, id: string, depth: number
     }
   }
   const nodes = [...distance].map(([slot, d]) => ({ ...store.label(slot), distance: d }));
-  nodes.sort((a, b) => a.distance - b.distance || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  edges.sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : a.to < b.to ? -1 : a.to > b.to ? 1 : a.type < b.type ? -1 : a.type > b.type ? 1 : 0));
+  nodes.sort((a, b) => a.distance - b.distance || compareCodeUnits(a.id, b.id));
+  edges.sort((a, b) => compareCodeUnits(a.from, b.from) || compareCodeUnits(a.to, b.to) || compareCodeUnits(a.type, b.type));
   return { center: id, depth, nodes, edges, truncated };
 }
 

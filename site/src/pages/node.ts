@@ -9,6 +9,7 @@ import type { DocPiece } from '../../../formats/site-docs.js';
 import { documentElement, sanitized } from '../document.js';
 import { h, layerClass, nodeHref, nodeLink, table } from '../dom.js';
 import type { EdgeView, NodeView } from '../../../formats/site-bundle.js';
+import { compareCodeUnits } from '../../../model/order.js';
 
 /** Fields drawn as ordered lists (steps happen in order). */
 const ORDERED = /flow|flujo|steps|pasos|main|alternat|exception/i;
@@ -16,7 +17,7 @@ const WIKI = /\[\[([^\]|#]+)(?:#[^\]|]*)?(?:\|([^\]]+))?\]\]/g;
 
 export function renderNode(view: NodeView, doc: DocPiece | null): HTMLElement {
   const { node } = view;
-  const fields = Object.keys(node.indexed_fields).sort((a, b) => order(a) - order(b) || (a < b ? -1 : 1));
+  const fields = Object.keys(node.indexed_fields).sort((a, b) => order(a) - order(b) || compareCodeUnits(a, b));
   const fieldSections = fields.map((name) => h('section', { class: 'field' }, h('h3', {}, label(name)), value(name, node.indexed_fields[name], view.links)));
   return h(
     'article',

@@ -9,6 +9,7 @@
 import type { QueryAnalysis } from '../../../runtime/search/rank.js';
 import { fold, term } from '../../../runtime/search/tokenizer.js';
 import type { TextIndex } from '../../../runtime/search/types.js';
+import { compareCodeUnits } from '../../../model/order.js';
 
 /** Terms a partial word adds at most (the most frequent ones). */
 export const MAX_COMPLETIONS = 8;
@@ -45,7 +46,7 @@ export function completeLastWord(query: string, analysis: QueryAnalysis, text: P
   const partial = fold(word);
   if (typed === null || partial.length < MIN_PARTIAL || !vocabulary.settled(typed)) return analysis;
   const known = (t: string) => text.docFrequency(t) > 0;
-  const mostFrequent = (terms: readonly string[]) => [...terms].sort((a, b) => text.docFrequency(b) - text.docFrequency(a) || (a < b ? -1 : 1)).slice(0, MAX_COMPLETIONS);
+  const mostFrequent = (terms: readonly string[]) => [...terms].sort((a, b) => text.docFrequency(b) - text.docFrequency(a) || compareCodeUnits(a, b)).slice(0, MAX_COMPLETIONS);
   let groups = analysis.groups;
   const inQuery = new Set(groups.flatMap((group) => group.map((alt) => alt.term)));
   const alternatives = (terms: readonly string[]) => terms.filter((t) => !inQuery.has(t)).map((t) => ({ term: t, weight: COMPLETION_WEIGHT }));
