@@ -124,8 +124,9 @@ class Cursor {
   readonly end: number;
   /** Largest score this term gives any node. */
   readonly bound: number;
-  /** The block of the list that holds (or would hold) the last node asked about. */
+  /** The block of the list that holds (or would hold) the last node asked about, and its bound. */
   private block = 0;
+  private currentBound: number;
 
   constructor(
     lists: PostingLists,
@@ -138,6 +139,7 @@ class Cursor {
     this.start = this.p = lists.offsets[term]!;
     this.end = lists.offsets[term + 1]!;
     this.bound = saturate(weight, idf, stats.maxTf);
+    this.currentBound = stats.blockTf.length > 0 ? saturate(weight, idf, stats.blockTf[0]!) : 0;
   }
 
   get df(): number {
@@ -159,8 +161,10 @@ class Cursor {
   /** Largest score this term gives any node of the block `doc` falls in (0 past the list's end). */
   blockBound(doc: number): number {
     const { blockLast, blockTf } = this.stats;
+    if (this.block < blockLast.length && blockLast[this.block]! >= doc) return this.currentBound;
     while (this.block < blockLast.length && blockLast[this.block]! < doc) this.block++;
-    return this.block < blockLast.length ? saturate(this.weight, this.idf, blockTf[this.block]!) : 0;
+    this.currentBound = this.block < blockLast.length ? saturate(this.weight, this.idf, blockTf[this.block]!) : 0;
+    return this.currentBound;
   }
 
   /** Last node the current block's bound holds for (Infinity past the list's end). */
@@ -289,6 +293,12 @@ export function rankTerms(lists: PostingLists, groups: readonly (readonly Weight
   if (limit !== undefined && limit <= 0) return [];
   const best = new Best(limit ?? lists.size);
   const prune = limit !== undefined && options.prune !== false;
+  // Whether the tail below TAIL_SHARE of the best score will be cut: then nodes that cannot reach
+  // that share of the best score seen so far (a lower bound of the best) can be skipped too.
+  const cutsTail = prune && touchesMore(lists, cursors, null, 4 * limit);
+  let floor = 0;
+  /** Whether a node whose score is at most `bound` can be left out (it would not be in the answer). */
+  const hopeless = (bound: number): boolean => bound < floor || (best.full && bound <= best.threshold);
   const G = groups.length;
   // Groups by bound, smallest first: the non-essential ones are a prefix of this order (MaxScore).
   const byBound = [...new Set(cursors.map((c) => c.group))].sort((a, b) => groupBound[a]! - groupBound[b]! || a - b);
@@ -317,7 +327,7 @@ export function rankTerms(lists: PostingLists, groups: readonly (readonly Weight
     }
     if (doc === Infinity) break;
     known.fill(0);
-    if (prune && best.full) {
+    if (prune && (best.full || floor > 0)) {
       // Block-max: every group's bound over the block it has at this node. Below the k-th best, the
       // nodes up to the first block end cannot enter either: the essential lists jump past them.
       open.fill(0);
@@ -327,7 +337,7 @@ export function rankTerms(lists: PostingLists, groups: readonly (readonly Weight
         if (bound > open[c.group]!) open[c.group] = bound;
         upTo = Math.min(upTo, c.blockEnd());
       }
-      if (boundOf() <= best.threshold) {
+      if (hopeless(boundOf())) {
         if (upTo === Infinity) break;
         for (const c of essential) c.seek(docs, upTo + 1);
         continue;
@@ -344,7 +354,7 @@ export function rankTerms(lists: PostingLists, groups: readonly (readonly Weight
     }
     let skipped = false;
     for (let i = firstEssential - 1; i >= 0; i--) {
-      if (best.full && boundOf() <= best.threshold) {
+      if (hopeless(boundOf())) {
         skipped = true;
         break;
       }
@@ -360,8 +370,10 @@ export function rankTerms(lists: PostingLists, groups: readonly (readonly Weight
     if (skipped) continue;
     let total = 0;
     for (let g = 0; g < G; g++) total += scores[g]!;
-    if (!best.offer(doc, total) || !prune || !best.full) continue;
-    // The k-th best rose: groups whose bounds add up to no more than it cannot bring a node in alone.
+    const raisesFloor = cutsTail && total * TAIL_SHARE > floor;
+    if (raisesFloor) floor = total * TAIL_SHARE;
+    if (!(best.offer(doc, total) && prune && best.full) && !raisesFloor) continue;
+    // The k-th best or the floor rose: groups whose bounds add up to no more cannot bring a node in alone.
     let moved = false;
     known.fill(0);
     open.fill(0);
@@ -369,16 +381,16 @@ export function rankTerms(lists: PostingLists, groups: readonly (readonly Weight
     for (; firstEssential < byBound.length; firstEssential++, moved = true) {
       const g = byBound[firstEssential]!;
       open[g] = groupBound[g]!;
-      if (boundOf() > best.threshold) break;
+      if (!hopeless(boundOf())) break;
       nonEssential[g] = 1;
     }
     if (moved) essential = cursors.filter((c) => !nonEssential[c.group]);
   }
   const hits = best.hits().sort((a, b) => b.score - a.score || a.node - b.node);
-  if (limit === undefined || !touchesMore(lists, cursors, prune ? null : visited, 4 * limit)) return hits;
+  if (limit === undefined || !(prune ? cutsTail : touchesMore(lists, cursors, visited, 4 * limit))) return hits;
   // Pruning never skips the best node (a skipped node scores no more than one kept), so this is the maximum.
-  const floor = hits[0]!.score * TAIL_SHARE;
-  return hits.filter((hit) => hit.score >= floor);
+  const cut = hits[0]!.score * TAIL_SHARE;
+  return hits.filter((hit) => hit.score >= cut);
 }
 
 /**

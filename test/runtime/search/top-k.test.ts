@@ -25,7 +25,9 @@ const KINDS: readonly [Kind, Layer][] = [
 
 const word = fc.integer({ min: 0, max: VOCABULARY.length * VOCABULARY.length - 1 }).map((r) => VOCABULARY[Math.floor(Math.sqrt(r))]!);
 const text = (max: number) => fc.array(word, { minLength: 1, maxLength: max }).map((w) => w.join(' '));
-const nodeText = fc.record({ title: text(3), primary: text(12), body: text(40), kind: fc.integer({ min: 0, max: KINDS.length - 1 }) });
+const nodeText = fc.record({ title: text(3), primary: text(12), body: text(40), kind: fc.integer({ min: 0, max: KINDS.length - 1 }), marked: fc.boolean() });
+/** A word only the copies of one original have (when `marked`): a rare, strong term. */
+const mark = (i: number) => `solo${'abcdefghijkl'[i]}`;
 
 /**
  * Up to ~450 nodes, many of them copies of a few originals (exact score ties, as in a corpus
@@ -37,7 +39,7 @@ const corpus = fc
     const nodes = originals.flatMap((o, i) =>
       Array.from({ length: 1 + copies[i]! }, (_, c) => {
         const [kind, layer] = KINDS[o.kind]!;
-        return makeTextNode(`Entity:N${i}x${c}`, kind, layer, o.title, [['description', o.primary], [null, o.body]]);
+        return makeTextNode(`Entity:N${i}x${c}`, kind, layer, o.marked ? `${o.title} ${mark(i)}` : o.title, [['description', o.primary], [null, o.body]]);
       }),
     );
     const graphEdges: GraphEdge[] = edges.map(([a, b]) => ({
@@ -54,7 +56,8 @@ const corpus = fc
   });
 
 // Index terms are stems (`pedido` → its stem): query the stems the corpus was indexed with.
-const alternative = fc.record({ term: fc.constantFrom(...VOCABULARY.map((w) => term(w)!), 'missing'), weight: fc.oneof(fc.constant(1), fc.double({ min: 0, max: 2, noNaN: true })) });
+const alternative = fc.record({ term: fc.constantFrom(...VOCABULARY.map((w) => term(w)!), ...Array.from({ length: 12 }, (_, i) => term(mark(i))!), 'missing'), weight: fc.oneof(fc.constant(1), fc.double({ min: 0, max: 2, noNaN: true }), fc.double({ min: 0, max: 0.1, noNaN: true })) });
+// Small weights put many matches under 5 % of the best score, where the tail cut applies.
 const groups = fc.array(fc.array(alternative, { minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 5 });
 
 /** The same index whose text search scores every posting (the pruning switched off). */
@@ -73,7 +76,7 @@ function expectedTop(all: { node: number; score: number }[], limit: number) {
 describe('top-k pruning', () => {
   it('ranks exactly as exhaustive scoring: same nodes, bit-equal scores, same order', () => {
     fc.assert(
-      fc.property(corpus, groups, fc.integer({ min: 1, max: 40 }), (index, query: TermAlternative[][], limit) => {
+      fc.property(corpus, groups, fc.oneof(fc.integer({ min: 1, max: 8 }), fc.integer({ min: 1, max: 40 })), (index, query: TermAlternative[][], limit) => {
         const pruned = index.text.searchTerms(query, { limit });
         expect(pruned).toEqual(index.text.searchTerms(query, { limit, exhaustive: true }));
         expect(pruned).toEqual(expectedTop(index.text.searchTerms(query), limit));
@@ -105,6 +108,31 @@ describe('top-k pruning', () => {
       }),
       { numRuns: 60 },
     );
+  });
+
+  it('skips what the tail cut drops, and only that: hits just above 5 % of the best stay', () => {
+    // 3 strong nodes (a rare word), 120 with a common word once to 6 times (graded scores).
+    const nodes = [
+      ...Array.from({ length: 3 }, (_, i) => makeTextNode(`Entity:A${i}`, 'entity', '01-domain', 'unicornio', [[null, 'unicornio pedido']])),
+      ...Array.from({ length: 120 }, (_, i) => makeTextNode(`Entity:B${String(i).padStart(3, '0')}`, 'entity', '01-domain', 'otro', [[null, Array(1 + (i % 6)).fill('pedido').join(' ')]])),
+    ];
+    const index = indexFrom(nodes, []);
+    const rare = term('unicornio')!;
+    const common = term('pedido')!;
+    const ratio = (w: number) => {
+      const all = index.text.searchTerms([[{ term: rare, weight: 1 }], [{ term: common, weight: w }]]);
+      return all.at(-1)!.score / all[0]!.score;
+    };
+    // Scale the common word so that the weakest common-only nodes sit just under 5 % of the best.
+    const weight = 0.045 / ratio(1);
+    const query = [[{ term: rare, weight: 1 }], [{ term: common, weight }]];
+    const all = index.text.searchTerms(query);
+    const pruned = index.text.searchTerms(query, { limit: 20 });
+    expect(pruned).toEqual(expectedTop(all, 20));
+    expect(pruned).toEqual(index.text.searchTerms(query, { limit: 20, exhaustive: true }));
+    const floor = all[0]!.score * 0.05;
+    expect(pruned.some((hit) => hit.score < floor * 1.2)).toBe(true);
+    expect(all.some((hit) => hit.score < floor)).toBe(true);
   });
 
   it('prunes: a top-10 over copies of one best node reads fewer postings than the whole list', () => {
