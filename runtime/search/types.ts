@@ -21,7 +21,7 @@ export interface SearchTermsOptions {
   limit?: number;
   /**
    * Score every posting instead of skipping nodes that cannot reach the best `limit`
-   * (runtime/search/top-k.ts). The same hits either way; exists so tests can prove it.
+   * (runtime/search/top-k.ts). The same hits either way; exists so tests and the bench can compare.
    */
   exhaustive?: boolean;
 }
