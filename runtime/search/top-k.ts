@@ -290,8 +290,10 @@ export function rankTerms(lists: PostingLists, groups: readonly (readonly Weight
     }
   });
   const limit = options.limit;
-  if (limit !== undefined && limit <= 0) return [];
-  const best = new Best(limit ?? lists.size);
+  // As `slice(0, limit)` reads a limit: whole numbers, at most every node.
+  const capacity = limit === undefined ? lists.size : Math.min(Math.floor(limit), lists.size);
+  if (!(capacity > 0)) return [];
+  const best = new Best(capacity);
   const prune = limit !== undefined && options.prune !== false;
   // Whether the tail below TAIL_SHARE of the best score will be cut: then nodes that cannot reach
   // that share of the best score seen so far (a lower bound of the best) can be skipped too.
@@ -306,7 +308,7 @@ export function rankTerms(lists: PostingLists, groups: readonly (readonly Weight
   const scores = new Float64Array(G);
   /** Per group: 1 once scored for the current node (then `scores` holds it). */
   const known = new Uint8Array(G);
-  /** Per group: what it can still add to the current node (0 when scored or absent). */
+  /** Per group: the most it can add to the current node while unscored (a term or block bound). */
   const open = new Float64Array(G);
   const nonEssential = new Uint8Array(G);
   let firstEssential = 0;
