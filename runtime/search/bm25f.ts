@@ -14,7 +14,8 @@ import { countingSortPostings } from './postings.js';
 import { CHUNK, fold, tokenize } from './tokenizer.js';
 import { FIELDS, baseName, fieldTexts } from './fields.js';
 import { bytesToU16, bytesToU32, u16ToBytes, u32ToBytes } from '../../formats/bytes.js';
-import type { TermAlternative, TextHit, TextIndex } from './types.js';
+import { rankTerms, termStats, type PostingLists, type TermStats, type WeightedTerm } from './top-k.js';
+import type { SearchTermsOptions, TermAlternative, TextHit, TextIndex } from './types.js';
 
 export const SEARCH_FORMAT = 'kdd-bm25f/1';
 
@@ -38,9 +39,6 @@ export interface SerializedTextIndex {
   key_nodes?: Uint8Array;
 }
 
-const K1 = 1.2;
-/** Share of the best score below which hits are not even sorted when a limit is given. */
-const TAIL_SHARE = 0.05;
 const NF = FIELDS.length;
 
 /**
@@ -236,23 +234,23 @@ export function restoreTextIndex(data: unknown, nodes: readonly GraphNode[]): Te
   return new Bm25fIndex(data, nodes);
 }
 
-class Bm25fIndex implements TextIndex {
+class Bm25fIndex implements TextIndex, PostingLists {
   readonly size: number;
   /** Sorted terms (binary search) — or, for unsorted input, a term → id map. */
   private readonly terms: string[];
   private readonly termMap: Map<string, number> | null = null;
-  private readonly offsets: Uint32Array;
-  private readonly docs: Uint32Array;
-  private readonly tfs: Uint16Array;
+  readonly offsets: Uint32Array;
+  readonly docs: Uint32Array;
+  readonly tfs: Uint16Array;
   /** Per doc and field: 1 - b + b·len/avg, precomputed so scoring is one division. */
-  private readonly norms: Float32Array;
+  readonly norms: Float32Array;
+  /** Per term id, computed on first use: a query's terms are few, the vocabulary is large. */
+  private readonly stats = new Map<number, TermStats>();
   /** Exact-match table: precomputed (sorted keys + u32 lists) when the data has one, else a map. */
   private readonly exact: Map<string, number[]> | null = null;
   private readonly keys: string[] = [];
   private readonly keyOffsets: Uint32Array | null = null;
   private readonly keyNodes: Uint32Array | null = null;
-  private readonly acc: Float64Array;
-  private readonly groupAcc: Float64Array;
 
   constructor(data: SerializedTextIndex, nodes: readonly GraphNode[]) {
     this.size = data.nodes;
@@ -282,8 +280,6 @@ class Bm25fIndex implements TextIndex {
     } else {
       this.exact = exactTable(nodes);
     }
-    this.acc = new Float64Array(this.size);
-    this.groupAcc = new Float64Array(this.size);
   }
 
   private termId(term: string): number | undefined {
@@ -292,7 +288,7 @@ class Bm25fIndex implements TextIndex {
     return t < 0 ? undefined : t;
   }
 
-  search(query: string, options?: { limit?: number }): TextHit[] {
+  search(query: string, options?: SearchTermsOptions): TextHit[] {
     const groups = [...new Set(tokenize(query))].map((term) => [{ term, weight: 1 }]);
     return this.searchTerms(groups, options);
   }
@@ -306,11 +302,13 @@ class Bm25fIndex implements TextIndex {
 
   docFrequency(term: string): number {
     const t = this.termId(term);
-    if (t === undefined) return 0;
-    let df = 0;
-    let last = -1;
-    for (let p = this.offsets[t]!; p < this.offsets[t + 1]!; p++) if (this.docs[p] !== last) (last = this.docs[p]!), df++;
-    return df;
+    return t === undefined ? 0 : this.statsOf(t).df;
+  }
+
+  private statsOf(t: number): TermStats {
+    let stats = this.stats.get(t);
+    if (!stats) this.stats.set(t, (stats = termStats(this, t)));
+    return stats;
   }
 
   fieldsOf(term: string, node: number): string[] {
@@ -329,53 +327,15 @@ class Bm25fIndex implements TextIndex {
     return out;
   }
 
-  searchTerms(groups: readonly (readonly TermAlternative[])[], options?: { limit?: number }): TextHit[] {
-    const { acc, groupAcc } = this;
-    const touched: number[] = [];
-    for (const group of groups) {
-      const groupTouched: number[] = [];
-      for (const alt of group) this.scoreTerm(alt, groupAcc, groupTouched);
-      for (const doc of groupTouched) {
-        if (acc[doc] === 0) touched.push(doc);
-        acc[doc] = acc[doc]! + groupAcc[doc]!;
-        groupAcc[doc] = 0;
+  searchTerms(groups: readonly (readonly TermAlternative[])[], options?: SearchTermsOptions): TextHit[] {
+    const resolved = groups.map((group) => {
+      const terms: WeightedTerm[] = [];
+      for (const alt of group) {
+        const term = this.termId(alt.term);
+        if (term !== undefined) terms.push({ term, weight: alt.weight });
       }
-    }
-    let max = 0;
-    for (const doc of touched) if (acc[doc]! > max) max = acc[doc]!;
-    // With a limit, drop the long tail before sorting (common words touch most of a big corpus).
-    const floor = options?.limit !== undefined && touched.length > 4 * options.limit ? max * TAIL_SHARE : 0;
-    const hits: TextHit[] = [];
-    for (const doc of touched) {
-      if (acc[doc]! >= floor) hits.push({ node: doc, score: acc[doc]! });
-      acc[doc] = 0;
-    }
-    hits.sort((a, b) => b.score - a.score || a.node - b.node);
-    return options?.limit === undefined ? hits : hits.slice(0, options.limit);
-  }
-
-  /** Adds `alt`'s BM25F score to `out` as a max over the group's alternatives. */
-  private scoreTerm(alt: TermAlternative, out: Float64Array, touched: number[]): void {
-    const t = this.termId(alt.term);
-    if (t === undefined || alt.weight <= 0) return;
-    const start = this.offsets[t]!;
-    const end = this.offsets[t + 1]!;
-    const df = this.docFrequency(alt.term);
-    const idf = Math.log(1 + (this.size - df + 0.5) / (df + 0.5));
-    let p = start;
-    while (p < end) {
-      const doc = this.docs[p]!;
-      let tf = 0;
-      for (; p < end && this.docs[p] === doc; p++) {
-        const packed = this.tfs[p]!;
-        const field = packed >>> 12;
-        tf += (FIELDS[field]!.weight * (packed & 0xfff)) / this.norms[doc * NF + field]!;
-      }
-      const score = (alt.weight * idf * tf) / (K1 + tf);
-      if (score > out[doc]!) {
-        if (out[doc] === 0) touched.push(doc);
-        out[doc] = score;
-      }
-    }
+      return terms;
+    });
+    return rankTerms(this, resolved, (t) => this.statsOf(t), { limit: options?.limit, prune: !options?.exhaustive });
   }
 }

@@ -16,14 +16,24 @@ export interface TermAlternative {
   weight: number;
 }
 
+export interface SearchTermsOptions {
+  /** Only the best `limit` nodes (ties by position); all when undefined. */
+  limit?: number;
+  /**
+   * Score every posting instead of skipping nodes that cannot reach the best `limit`
+   * (runtime/search/top-k.ts). The same hits either way; exists so tests and the bench can compare.
+   */
+  exhaustive?: boolean;
+}
+
 export interface TextIndex {
   /** Tokenises `query` with the index's tokenizer and ranks nodes by BM25F. */
-  search(query: string, options?: { limit?: number }): TextHit[];
+  search(query: string, options?: SearchTermsOptions): TextHit[];
   /**
    * Ranks by BM25F over pre-analysed concepts: each group scores a node by its best alternative,
    * and group scores add up (so a word and its translation never count twice).
    */
-  searchTerms(groups: readonly (readonly TermAlternative[])[], options?: { limit?: number }): TextHit[];
+  searchTerms(groups: readonly (readonly TermAlternative[])[], options?: SearchTermsOptions): TextHit[];
   /** Nodes whose id, doc_id, title, alias or file name equals `key` once folded (`cmd-004`, `pedido`). */
   lookup(key: string): readonly number[];
   /** Names of the fields of node `node` (a position) that contain `term`, in field order (empty if none). */
