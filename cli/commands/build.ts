@@ -2,7 +2,6 @@ import { resolve } from 'node:path';
 import { buildIndex, type IndexBuildReport } from '../../compiler/incremental.js';
 import { DEFAULT_DTYPE, DEFAULT_MODEL, DTYPE_FILE_SUFFIX, isModelDtype, type ModelDtype } from '../../compiler/embed/embedder.js';
 import { DEFAULT_MAX_FILE_BYTES } from '../../compiler/read.js';
-import { writeSite } from '../../library/site.js';
 import { parseFlags, UsageError, type Command, type CliIO, type FlagTable } from '../command.js';
 
 /** Every `kdd build` flag: what it parses and what `kdd build --help` prints. */
@@ -61,7 +60,8 @@ export const buildCommand: Command = {
       modelsDir: values['models-dir'] ? resolve(io.cwd, values['models-dir']) : undefined,
     });
     if (progress) io.stderr('\r\x1b[K');
-    const site = values.site ? await writeSite(resolve(io.cwd, values.out), { specsDir: resolve(io.cwd, positionals[0] ?? 'specs') }) : null;
+    // The site writer (renderer, compressors) loads only for --site: a plain build must not pay for it.
+    const site = values.site ? await (await import('../../library/site.js')).writeSite(resolve(io.cwd, values.out), { specsDir: resolve(io.cwd, positionals[0] ?? 'specs') }) : null;
     if (values.json) io.stdout(`${JSON.stringify(site ? { ...report, site } : report, null, 2)}\n`);
     else io.stdout(summary(report) + (site ? `  site: ${site.app_files.length} app files, search sub-bundle ${site.search?.total_bytes ?? 0} bytes, ${site.documents?.documents ?? 0} documents rendered\n` : ''));
     if (values.strict && report.warnings.length > 0) return 1;
