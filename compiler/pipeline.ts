@@ -12,8 +12,8 @@ import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { createError } from '../model/errors.js';
 import { CACHE_DIR, recordCachePath } from './cache/record-cache.js';
-import { packMemoPath, readPackMemo } from './cache/pack-memo.js';
-import { saveCaches } from './cache/save.js';
+import { saveCaches, type CacheFiles } from './cache/save.js';
+import type { PackMemo } from './cache/pack-memo.js';
 import { embed, semanticStage, type SemanticOptions } from './embed/semantic.js';
 import { emit } from './emit/emit.js';
 import { clearInterruptedBuild, markBuildFinished, markBuildStarted } from './emit/in-progress.js';
@@ -58,7 +58,7 @@ export async function compile(options: CompileOptions & SemanticOptions & Pick<I
   reading.end(read.files.length + read.warnings.length);
 
   const extracting = startPhase(tell, 'extract', read.files.length);
-  const extracted = extractTree(read.files, git.commitTimes, (path, hash, indexedAt) => reusedRecord(earlier, path, hash, indexedAt), tell && extracting.step);
+  const extracted = await extractTree(read.files, git.commitTimes, (path, hash, indexedAt) => reusedRecord(earlier, path, hash, indexedAt), tell && extracting.step);
   extracting.end();
 
   // L3 (#9): agent edges and summaries from `.kdd-index/enrichments/`, current ones only.
@@ -100,7 +100,7 @@ export async function buildIndex(options: IndexBuildOptions): Promise<IndexBuild
   const outDir = resolve(options.outDir ?? 'dist');
   const tell = options.onProgress;
   await requireSpecsDir(resolve(options.specsDir));
-  const cacheFiles = { records: options.recordCache ?? recordCachePath(indexDir), pack: options.recordCache === false ? null : packMemoPath(indexDir) };
+  const cacheFiles: CacheFiles = { records: options.recordCache ?? recordCachePath(indexDir), pack: null };
   const earlier = await previousBuild(indexDir, options.mode ?? 'auto', cacheFiles.records);
   await clearInterruptedBuild(indexDir);
   const changedFiles = options.since ? await changedSince(resolve(options.specsDir), options.since) : options.changedFiles;
@@ -118,9 +118,14 @@ export async function buildIndex(options: IndexBuildOptions): Promise<IndexBuild
   const digest = indexDigest(compiled);
   const checked = join(indexDir, CACHE_DIR, 'bundles.json');
   const kept = earlier.fullReason === null && written.written.length === 0 && written.removed.length === 0 ? await keptBundle(outDir, digest, checked) : null;
-  const memo = kept === null && cacheFiles.pack ? await readPackMemo(cacheFiles.pack) : undefined;
+  let memo: PackMemo | undefined;
   let packed: PackedBundle | null = null;
   if (!kept) {
+    // The pack stage (tokeniser, text indexes, msgpack encoder) loads only when there is a bundle to
+    // pack: a build where nothing changed keeps the previous one and never needs it.
+    const { packMemoPath, readPackMemo } = await import('./cache/pack-memo.js');
+    cacheFiles.pack = options.recordCache === false ? null : packMemoPath(indexDir);
+    memo = cacheFiles.pack ? await readPackMemo(cacheFiles.pack) : undefined;
     faultPoint('pack');
     const packing = startPhase(tell, 'pack', compiled.graph.nodes.length);
     packed = packBundle({ ...compiled.graph, manifest: compiled.manifest, vectors: compiled.vectors }, { memo });

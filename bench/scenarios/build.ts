@@ -13,12 +13,24 @@ import { build, compile, packCompiled } from '../../compiler/pipeline.js';
 import { extractDocument } from '../../compiler/kinds/extract.js';
 import { readSpecs } from '../../compiler/read.js';
 import { fixed, int, MB, median, repeat, withTarget, type BenchContext, type Corpus, type Scenario, type ScenarioReport } from '../scenario.js';
+import { measureBuildProcesses } from '../build-process.js';
 
 const RUNS = 3;
 /** Per corpus size and measurement; a 10k corpus gets fewer runs if one run is slow. */
 const BUDGET_MS = 100_000;
 const TARGET_FILES_PER_S = 1_000;
 const TARGET_BUILD_10K_S = 10;
+/** `kdd build` process runs per case; fewer on big trees, where one full build takes tens of seconds. */
+const PROCESS_RUNS = (documents: number) => (documents >= 50_000 ? 1 : documents >= 5_000 ? 3 : 5);
+/** From this size on only the process rows are measured (`--sizes 54000,100000`): in-process runs would take most of an hour. */
+const PROCESS_ONLY_FROM = 50_000;
+/** Process targets (#17) by the corpus sizes they are stated for: seconds, and MiB of peak RSS. */
+const PROCESS_TARGETS: ReadonlyMap<number, { full?: number; unchanged?: number; edit?: number; peakMb?: number }> = new Map([
+  [54, { full: 0.3, unchanged: 0.2, edit: 0.25 }],
+  [1_080, { full: 1.5 }],
+  [10_800, { full: 10, edit: 1, peakMb: 600 }],
+  [54_000, { full: 60, peakMb: 2_500 }],
+]);
 
 const scenario: Scenario = {
   name: 'build',
@@ -38,6 +50,8 @@ const scenario: Scenario = {
         '.kdd-index MB (÷ spec)',
         'local caches MB',
         'peak RSS MB',
+        '`kdd build` process: full / nothing changed / one edit s',
+        'process peak RSS MB',
       ],
       rows: [],
       notes: [`Markdown parser measured: ${await markdownParser()}.`],
@@ -48,6 +62,7 @@ const scenario: Scenario = {
       'Split of a build, timed separately: `compile` (read + extract + link, in memory) and `packCompiled` (text index + msgpack); writes = full build − compile − pack (`.kdd-index/` files + `dist/`).',
       'Full build = `build({specsDir,outDir,indexDir})` into fresh temp folders (read + extract + link + write `.kdd-index/` + pack + write `dist/`).',
       '`.kdd-index` = the committed artifacts (pretty-printed JSON per node, edges.jsonl); local caches = its git-ignored `.cache/` (record and pack caches that make the next incremental build fast), written by every build and counted in its time.',
+      '`kdd build` process = `node build/cli/main.js build SPECS` spawned and timed from start to exit (Node start-up and module loading included), on a copy of the corpus: full = into empty folders; nothing changed = again over the last full build; one edit = after appending a line to one spec (a different one each run). Medians of 5 runs each (3 from 5,000 documents, 1 from 50,000). Process peak RSS = the highest high-water mark of those processes (`bench/peak-rss.mjs` preloaded). From 50,000 documents only these columns are measured.',
       'Peak RSS = the process high-water mark (`process.resourceUsage().maxRSS`) after that size; sizes run in ascending order, so each figure is dominated by its own size (it includes the ~100 MB of Node + tsx).',
     );
     return report;
@@ -56,6 +71,7 @@ const scenario: Scenario = {
 export default scenario;
 
 async function measure(corpus: Corpus, context: BenchContext, notes: string[]): Promise<string[]> {
+  if (corpus.documents >= PROCESS_ONLY_FROM) return [int(corpus.documents), int(corpus.files), fixed(corpus.bytes / MB, 2), ...Array<string>(9).fill('—'), ...(await processColumns(corpus, context))];
   context.log(`build: ${corpus.documents} docs — parse+extract`);
   const read = await readSpecs(resolve(corpus.specsDir));
   const textBytes = read.files.reduce((sum, file) => sum + Buffer.byteLength(file.text), 0);
@@ -110,10 +126,21 @@ async function measure(corpus: Corpus, context: BenchContext, notes: string[]): 
       `${fixed(indexBytes / MB, 2)} (${fixed(indexBytes / corpus.bytes, 2)}×)`,
       fixed(cacheBytes / MB, 2),
       int(rssMb),
+      ...(await processColumns(corpus, context)),
     ];
   } finally {
     await rm(root, { recursive: true, force: true });
   }
+}
+
+async function processColumns(corpus: Corpus, context: BenchContext): Promise<string[]> {
+  context.log(`build: ${corpus.documents} docs — kdd build processes`);
+  const times = await measureBuildProcesses(corpus.specsDir, PROCESS_RUNS(corpus.documents));
+  if (!times) return ['n/a (no build/: run npm run build:ts)', 'n/a'];
+  const target = PROCESS_TARGETS.get(corpus.documents) ?? {};
+  const seconds = (value: number, max: number | undefined) => (max === undefined ? fixed(value, 2) : withTarget(fixed(value, 2), value, { max, label: `≤ ${max}` }));
+  const peak = target.peakMb === undefined ? int(times.peakMb) : withTarget(int(times.peakMb), times.peakMb, { max: target.peakMb, label: `≤ ${int(target.peakMb)}` });
+  return [`${seconds(times.fullS, target.full)} / ${seconds(times.unchangedS, target.unchanged)} / ${seconds(times.editS, target.edit)}`, peak];
 }
 
 async function folderBytes(dir: string): Promise<number> {

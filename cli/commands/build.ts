@@ -2,7 +2,6 @@ import { resolve } from 'node:path';
 import { buildIndex, type IndexBuildReport } from '../../compiler/pipeline.js';
 import { DEFAULT_DTYPE, DEFAULT_MODEL, DTYPE_FILE_SUFFIX, isModelDtype, type ModelDtype } from '../../compiler/embed/embedder.js';
 import { DEFAULT_MAX_FILE_BYTES } from '../../compiler/read.js';
-import { writeSite } from '../../library/site.js';
 import { parseFlags, UsageError, type Command, type FlagTable } from '../command.js';
 import { progressDisplay } from '../progress.js';
 
@@ -63,7 +62,8 @@ export const buildCommand: Command = {
       dtype: values.dtype as ModelDtype | undefined,
       modelsDir: values['models-dir'] ? resolve(io.cwd, values['models-dir']) : undefined,
     }).finally(() => progress?.finish()); // a failed build leaves no half-drawn line either
-    const site = values.site ? await writeSite(resolve(io.cwd, values.out), { specsDir: resolve(io.cwd, positionals[0] ?? 'specs') }) : null;
+    // The site writer (renderer, compressors) loads only for --site: a plain build must not pay for it.
+    const site = values.site ? await (await import('../../library/site.js')).writeSite(resolve(io.cwd, values.out), { specsDir: resolve(io.cwd, positionals[0] ?? 'specs') }) : null;
     if (values.json) io.stdout(`${JSON.stringify(site ? { ...report, site } : report, null, 2)}\n`);
     else io.stdout(summary(report) + (site ? `  site: ${site.app_files.length} app files, search sub-bundle ${site.search?.total_bytes ?? 0} bytes, ${site.documents?.documents ?? 0} documents rendered\n` : ''));
     if (values.strict && report.warnings.length > 0) return 1;

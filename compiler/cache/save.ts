@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { IndexDirWrite } from '../emit/index-dir.js';
 import type { Earlier } from '../incremental/earlier.js';
 import type { Compiled } from '../report.js';
-import { writePackMemo, type PackMemo } from './pack-memo.js';
+import type { PackMemo } from './pack-memo.js';
 import { writeRecordCache, type ArtifactStamp } from './record-cache.js';
 import { artifactStamps, sameStamps } from './stamps.js';
 
@@ -24,7 +24,8 @@ export interface CacheFiles {
 export function saveCaches(indexDir: string, files: CacheFiles, compiled: Compiled, earlier: Earlier, written: IndexDirWrite, memo: PackMemo | undefined, kept: boolean): Promise<unknown> {
   const recordFile = files.records;
   return Promise.all([
-    memo && files.pack ? writePackMemo(files.pack, memo).catch(() => undefined) : undefined,
+    // Loaded with the pack stage, which made the memo: no cost to a build that packed nothing.
+    memo && files.pack ? import('./pack-memo.js').then(({ writePackMemo }) => writePackMemo(files.pack!, memo)).catch(() => undefined) : undefined,
     recordFile && (!kept || !sameStamps(earlier.stamps, compiled.stamps))
       ? readFile(join(indexDir, 'manifest.json'), 'utf8')
           .then((text) => writeCache(recordFile, compiled, artifactStamps(indexDir, compiled, written, earlier.nodeStamps), text))

@@ -9,7 +9,6 @@ import type { PackVectors } from '../pack/pack.js';
 import type { Graph } from '../graph/link.js';
 import { DEFAULT_DTYPE, DEFAULT_MODEL, type Embedder, type ModelDtype } from './embedder.js';
 import { listModels } from './pull.js';
-import { embedStage } from './stage.js';
 import { startPhase, type ProgressListener } from '../progress.js';
 import { sortWarnings, type CompileResult } from '../report.js';
 
@@ -67,6 +66,8 @@ export async function semanticStage(graph: Graph, manifest: IndexManifest, index
   const model = await wantedModel(options);
   if (!model) return l1;
   const progress = startPhase(onProgress, 'embed', graph.nodes.length);
+  // The embed stage (chunker, vector cache, model runtime) loads only when a model is wanted: L1 builds never need it.
+  const { embedStage } = await import('./stage.js');
   const result = await embedStage(graph.nodes, { indexDir, model, dtype: options.dtype, modelsDir: options.modelsDir, embedder: options.embedderInstance, persist });
   progress.end();
   if (result.level === 'L1') return { ...l1, warnings: [warning('EMBEDDING_FAILED', { file: '.', detail: result.warning.message })] };

@@ -33,16 +33,18 @@ export function nodeFilePath(record: DocumentRecord): string {
 const nodePaths = new WeakMap<DocumentRecord, string>();
 
 /**
- * Node-file text of each record already known (read back from `.kdd-index/` or the record cache,
- * or written once): the same record object always has the same text, so it is stringified once.
+ * Node-file text of each record read back from `.kdd-index/`: the text it was parsed from, so
+ * writing that record again needs no stringifying.
  */
 const nodeTexts = new WeakMap<DocumentRecord, string>();
 
-/** The node file's content for `record` (`stableJson` of the node plus its raw links). */
+/**
+ * The node file's content for `record` (`stableJson` of the node plus its raw links). A text made
+ * here is not kept: a build writes each node file once, and keeping 10k texts (about three times
+ * the spec bytes) alive until the build ends only raised its peak memory.
+ */
 export function nodeFileText(record: DocumentRecord): string {
-  let text = nodeTexts.get(record);
-  if (text === undefined) nodeTexts.set(record, (text = stableJson({ ...record.node, links: record.links })));
-  return text;
+  return nodeTexts.get(record) ?? stableJson({ ...record.node, links: record.links });
 }
 
 /** Records the text a record was parsed from (it is what `nodeFileText` would produce). */
@@ -107,14 +109,18 @@ function edgeLine(edge: GraphEdge): string {
   return `{"bidirectional":${j(edge.bidirectional)},"edge_type":${j(edge.edge_type)},"extraction_method":${j(edge.extraction_method)},"from_node":${j(edge.from_node)},"layer_violation":${j(edge.layer_violation)},"metadata":${j(canonical(edge.metadata))},"source_file":${j(edge.source_file)},"to_node":${j(edge.to_node)}}`;
 }
 
+/** Node files stringified and written at a time by {@link writeIndexDir}. */
+const WRITE_BATCH = 1024;
+
 export async function writeIndexDir(dir: string, manifest: IndexManifest, records: readonly DocumentRecord[], graph: Graph): Promise<IndexDirWrite> {
-  const files = new Map<string, string>();
+  // Path → text, or the record whose node file it is (stringified when its batch is written).
+  const files = new Map<string, string | DocumentRecord>();
   files.set('manifest.json', stableJson(manifest));
   const winners = new Map(graph.nodes.map((node) => [node.id, node]));
   for (const record of records) {
     // A duplicate id's losing record was reported by the link stage; only the winner is written.
     if (winners.get(record.node.id) === record.node) {
-      files.set(nodeFilePath(record), nodeFileText(record));
+      files.set(nodeFilePath(record), record);
     }
   }
   files.set('edges/edges.jsonl', edgesJsonl(graph.edges));
@@ -125,7 +131,13 @@ export async function writeIndexDir(dir: string, manifest: IndexManifest, record
     () => false,
     () => true,
   );
-  const written = await writeManyIfChanged(dir, [...files.entries()].sort(([a], [b]) => compareCodeUnits(a, b)), { fresh });
+  // In path order as before, a batch at a time: the texts of a 10k tree all at once set the build's peak memory.
+  const sorted = [...files.entries()].sort(([a], [b]) => compareCodeUnits(a, b));
+  const written: string[] = [];
+  for (let at = 0; at < sorted.length; at += WRITE_BATCH) {
+    const batch = sorted.slice(at, at + WRITE_BATCH).map(([path, content]) => [path, typeof content === 'string' ? content : nodeFileText(content)] as const);
+    written.push(...(await writeManyIfChanged(dir, batch, { fresh })));
+  }
   const removed: string[] = [];
   if (!fresh) {
     for (const path of await listFiles(join(dir, 'nodes'))) {

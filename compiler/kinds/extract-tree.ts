@@ -9,7 +9,6 @@ import { now, type DomainEvent } from '../events.js';
 import { faultPoint } from '../fault.js';
 import type { ScannedFile } from '../read.js';
 import type { SkippedFile } from '../report.js';
-import { extractDocument } from './extract.js';
 
 export interface Extracted {
   /** One per file that gave a record, in path order (reused and extracted alike). */
@@ -26,23 +25,29 @@ export interface Extracted {
   skipped: SkippedFile[];
 }
 
-/** `reuse(path, hash, indexedAt)`: the previous record of a file with the same bytes (compiler/incremental/reuse.ts), or undefined. */
-export function extractTree(
+/**
+ * `reuse(path, hash, indexedAt)`: the previous record of a file with the same bytes (compiler/incremental/reuse.ts), or undefined.
+ * The extractors (front-matter, YAML, Markdown and Gherkin parsers) are loaded only when some file
+ * is not reused: a build where nothing changed never pays for them.
+ */
+export async function extractTree(
   files: readonly ScannedFile[],
   commitTimes: ReadonlyMap<string, string>,
   reuse: (path: string, hash: string, indexedAt: string | null) => DocumentRecord | undefined,
   onExtracted?: (done: number, total: number) => void,
-): Extracted {
+): Promise<Extracted> {
   const out: Extracted = { records: [], extracted: [], reindexed: [], durations: new Map(), events: [], warnings: [], skipped: [] };
+  const reusedRecords = files.map((file) => reuse(file.path, file.hash, commitTimes.get(file.path) ?? null));
+  const { extractDocument } = reusedRecords.includes(undefined) ? await import('./extract.js') : { extractDocument: null };
   files.forEach((file, index) => {
     const indexedAt = commitTimes.get(file.path) ?? null;
-    const reused = reuse(file.path, file.hash, indexedAt);
+    const reused = reusedRecords[index];
     if (reused) out.records.push(reused);
     else {
       const started = performance.now();
       faultPoint('extract');
       // The read stage loaded every file whose record is not reused.
-      const outcome = extractDocument({ path: file.path, text: file.text ?? '', hash: file.hash }, { indexedAt });
+      const outcome = extractDocument!({ path: file.path, text: file.text ?? '', hash: file.hash }, { indexedAt });
       out.warnings.push(...outcome.warnings);
       if (outcome.status === 'skipped') out.skipped.push({ file: file.path, reason: outcome.reason });
       else {

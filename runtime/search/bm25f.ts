@@ -80,18 +80,8 @@ export function nodeTerms(node: GraphNode, vocab: TermIds, scratch: TermCounter 
     ids.length = 0;
     vocab.tokenIds(texts[field]!, ids);
     lens[field] = Math.min(ids.length, 0xffff);
-    if (scratch.counts.length < vocab.size) {
-      const grown = new Int32Array(Math.max(vocab.size, scratch.counts.length * 2));
-      grown.set(scratch.counts);
-      scratch.counts = grown;
-    }
+    countIds(ids, vocab.size, scratch);
     const counts = scratch.counts;
-    seen.length = 0;
-    for (let k = 0; k < ids.length; k++) {
-      const t = ids[k]!;
-      if (counts[t] === 0) seen.push(t);
-      counts[t] = counts[t]! + 1;
-    }
     for (let k = 0; k < seen.length; k++) {
       const t = seen[k]!;
       out.push(t, (field << 12) | Math.min(counts[t]!, 0xfff));
@@ -99,6 +89,25 @@ export function nodeTerms(node: GraphNode, vocab: TermIds, scratch: TermCounter 
     }
   }
   return { lens, terms: out };
+}
+
+/**
+ * Counts `ids` into `scratch`: `seen` = the distinct ids in order of first appearance, `counts[id]`
+ * = occurrences. The caller reads the counts of `seen` and sets them back to 0.
+ */
+export function countIds(ids: readonly number[], vocabSize: number, scratch: TermCounter): void {
+  if (scratch.counts.length < vocabSize) {
+    const grown = new Int32Array(Math.max(vocabSize, scratch.counts.length * 2));
+    grown.set(scratch.counts);
+    scratch.counts = grown;
+  }
+  const { counts, seen } = scratch;
+  seen.length = 0;
+  for (let k = 0; k < ids.length; k++) {
+    const t = ids[k]!;
+    if (counts[t] === 0) seen.push(t);
+    counts[t] = counts[t]! + 1;
+  }
 }
 
 /**
