@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonical } from '../../formats/canonical.js';
-import { edgesJsonl } from '../../compiler/emit/index-dir.js';
+import { edgesJsonl } from '../../formats/index-dir/edges.js';
 import type { GraphEdge } from '../../model/graph.js';
 
 const text = fc.string({ unit: fc.constantFrom('a', 'Z', 'ñ', '"', '\\', '\n', ':', '\u2028', '😀') });

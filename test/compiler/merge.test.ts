@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { compile, packCompiled } from '../../compiler/build.js';
-import type { Tombstone } from '../../compiler/emit/tombstones.js';
+import type { Tombstone } from '../../formats/index-dir/tombstones.js';
 import { packBundle } from '../../compiler/pack/pack.js';
 import { bundleSource, mergeIndexes, type MergeResult, type MergeSource } from '../../compiler/team/merge.js';
 import { decodeBundle } from '../../formats/bundle/bundle.js';
