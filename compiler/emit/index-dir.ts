@@ -14,10 +14,6 @@ import { MANIFEST_FILE, manifestText } from '../../formats/index-dir/manifest.js
 import { nodeFilePath, nodeFileText } from '../../formats/index-dir/node-file.js';
 import { forEachLimited, writeManyIfChanged } from '../atomic.js';
 
-// Until compiler/incremental.ts imports them from formats/index-dir/ itself.
-export { edgesJsonl, patchEdgesJsonl } from '../../formats/index-dir/edges.js';
-export { nodeFilePath, nodeFileText } from '../../formats/index-dir/node-file.js';
-
 export interface IndexDirWrite {
   written: string[];
   removed: string[];

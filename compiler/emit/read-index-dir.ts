@@ -17,9 +17,6 @@ import { parseNodeFile } from '../../formats/index-dir/node-file.js';
 import { compareCodeUnits } from '../../model/order.js';
 import { forEachLimited } from '../atomic.js';
 
-// Until compiler/incremental.ts imports it from formats/index-dir/ itself.
-export { parseManifest } from '../../formats/index-dir/manifest.js';
-
 export interface IndexDirContent {
   manifest: IndexManifest;
   /** Sorted by source path, as the extract stage produces them. */

@@ -9,9 +9,6 @@ import { parseTombstones, TOMBSTONES_FILE, tombstonesJsonl, type Tombstone } fro
 import { createError } from '../../model/errors.js';
 import { readIndexDir, type IndexDirContent, type OnCorrupt } from './read-index-dir.js';
 
-// Until compiler/incremental.ts imports them from formats/index-dir/ itself.
-export { sortTombstones, type Tombstone } from '../../formats/index-dir/tombstones.js';
-
 /** `.kdd-index/` as merges see it: records with raw links, plus the tombstones. */
 export interface IndexContent extends IndexDirContent {
   tombstones: Tombstone[];
