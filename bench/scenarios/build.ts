@@ -47,7 +47,7 @@ const scenario: Scenario = {
       'Medians over the runs shown. Parse+extract = `extractDocument` over every file already in memory (no I/O, no link pass), repeated until ≥ 2 s were measured so small corpora report warm throughput; `1st-run` is the cold first pass of the process at that size.',
       'Split of a build, timed separately: `compile` (read + extract + link, in memory) and `packCompiled` (text index + msgpack); writes = full build − compile − pack (`.kdd-index/` files + `dist/`).',
       'Full build = `build({specsDir,outDir,indexDir})` into fresh temp folders (read + extract + link + write `.kdd-index/` + pack + write `dist/`).',
-      '`.kdd-index` = the committed artifacts (pretty-printed JSON per node, edges.jsonl); local caches = its git-ignored `.cache/` (record and pack caches that make the next incremental build fast), written by every build and counted in its time.',
+      '`.kdd-index` = the committed artifacts (node files in index format 2, each text stored once; edges.jsonl; the build report\'s `sizes`); local caches = its git-ignored `.cache/` (record and pack caches that make the next incremental build fast), written by every build and counted in its time.',
       'Peak RSS = the process high-water mark (`process.resourceUsage().maxRSS`) after that size; sizes run in ascending order, so each figure is dominated by its own size (it includes the ~100 MB of Node + tsx).',
     );
     return report;

@@ -80,7 +80,7 @@ async function deletedEvents(deleted: readonly Tombstone[], docIds: ReadonlyMap<
   const counts = new Map(deleted.map((tombstone) => [tombstone.node_id, 0]));
   const text = indexDir ? await readFile(join(indexDir, EDGES_FILE), 'utf8').catch(() => '') : '';
   for (const edge of edgeEnds(text)) {
-    for (const id of new Set([edge.from_node, edge.to_node])) if (counts.has(id)) counts.set(id, counts.get(id)! + 1);
+    for (const id of new Set([edge.from, edge.to])) if (counts.has(id)) counts.set(id, counts.get(id)! + 1);
   }
   return deleted.map((tombstone) => ({
     event: 'EVT-KDDDocument-Deleted' as const,

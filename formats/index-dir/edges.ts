@@ -1,8 +1,14 @@
 /**
- * The whole-tree files of `.kdd-index/edges/`: `edges.jsonl` (every GraphEdge, sorted by
- * from_node, to_node, edge_type) and `dangling.jsonl` (every unresolved wiki-link), one canonical
- * JSON object per line. Nothing rebuilds the graph from them (the node files' raw links are linked
- * again); they show a reviewer what the links of a change resolved to.
+ * The whole-tree files of `.kdd-index/edges/`: `edges.jsonl` (every edge, sorted by from_node,
+ * to_node, edge_type) and `dangling.jsonl` (every unresolved wiki-link), one canonical JSON object
+ * per line. Nothing rebuilds the graph from them (the node files' raw links are linked again);
+ * they show a reviewer what the links of a change resolved to.
+ *
+ * An edge line holds what PRD Appendix A names, `{from, metadata, to, type}` (index format 2). The
+ * rest of a GraphEdge follows from the node files and lives in the bundle: `source_file` is the
+ * `from` node's, `extraction_method` and `bidirectional` come with the type, `layer_violation`
+ * with the two nodes' layers (and every violation is in the build report and `kdd check`).
+ * Format 1 wrote the whole GraphEdge, two and a half times the bytes.
  */
 import type { DanglingLink, GraphEdge } from '../../model/graph.js';
 import { canonical } from '../canonical.js';
@@ -18,9 +24,13 @@ export function danglingJsonl(dangling: readonly DanglingLink[]): string {
   return dangling.map((link) => `${JSON.stringify(canonical(link))}\n`).join('');
 }
 
-/** The two ends of each edge line of an `edges.jsonl` text (blank lines skipped). */
-export function edgeEnds(text: string): { from_node: string; to_node: string }[] {
-  return text.split('\n').flatMap((line) => (line ? [JSON.parse(line) as { from_node: string; to_node: string }] : []));
+/** The two ends of each edge line of an `edges.jsonl` text of either format (blank lines skipped). */
+export function edgeEnds(text: string): { from: string; to: string }[] {
+  return text.split('\n').flatMap((line) => {
+    if (!line) return [];
+    const edge = JSON.parse(line) as { from?: string; to?: string; from_node?: string; to_node?: string };
+    return [{ from: edge.from ?? edge.from_node ?? '', to: edge.to ?? edge.to_node ?? '' }];
+  });
 }
 
 /**
@@ -73,16 +83,8 @@ function* runs(edges: readonly GraphEdge[]): Generator<[string, number, number]>
   }
 }
 
-/** Keys of an edge in canonical (code-unit) order. */
-const EDGE_KEYS = ['bidirectional', 'edge_type', 'extraction_method', 'from_node', 'layer_violation', 'metadata', 'source_file', 'to_node'];
-
-/**
- * `JSON.stringify(canonical(edge))`, written out field by field: a 10k tree has 100k edges, and
- * building a sorted copy of each is most of the cost of this file.
- */
+/** `{from, metadata, to, type}` of an edge, keys and metadata in code-unit order, written out field by field (a 10k tree has 100k edges). */
 function edgeLine(edge: GraphEdge): string {
-  const keys = Object.keys(edge);
-  if (keys.length !== EDGE_KEYS.length || !EDGE_KEYS.every((key) => (edge as unknown as Record<string, unknown>)[key] !== undefined)) return JSON.stringify(canonical(edge));
   const j = JSON.stringify;
-  return `{"bidirectional":${j(edge.bidirectional)},"edge_type":${j(edge.edge_type)},"extraction_method":${j(edge.extraction_method)},"from_node":${j(edge.from_node)},"layer_violation":${j(edge.layer_violation)},"metadata":${j(canonical(edge.metadata))},"source_file":${j(edge.source_file)},"to_node":${j(edge.to_node)}}`;
+  return `{"from":${j(edge.from_node)},"metadata":${j(canonical(edge.metadata))},"to":${j(edge.to_node)},"type":${j(edge.edge_type)}}`;
 }
