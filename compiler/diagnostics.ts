@@ -16,6 +16,8 @@ export const WARNINGS = {
   EMPTY_DOCUMENT: 'Empty file {file}: nothing to index',
   /** A `.kdd-index/` file a build could not use: it is rebuilt from the specs. */
   INDEX_FILE_CORRUPT: 'Index file {file} is unreadable ({detail}): rebuilt from the specs',
+  /** A `.kdd-index/` of another format version (an older or newer kdd wrote it): rewritten whole. */
+  INDEX_FORMAT_CHANGED: 'Index {file} is in format {found}, this kdd writes {current}: every file is rebuilt from the specs',
   EMBEDDING_FAILED: '{detail}',
   AMBIGUOUS_LINK: "Link [[{target}]] in {file} matches several nodes ({candidates}); using {chosen}",
   /** L3: an enrichment file or relation that a build cannot use (compiler/enrich). */

@@ -1,11 +1,10 @@
 /** The index manifest (`.kdd-index/manifest.json`): what the index was built from, and its version. */
+import { INDEX_FORMAT_VERSION } from '../formats/index-dir/manifest.js';
 import type { IndexManifest } from '../model/graph.js';
 import type { DocumentRecord } from '../model/records.js';
 import type { GitFacts } from './git.js';
 import type { Graph } from './graph/link.js';
 
-/** Artifact schema version (semver): a major bump makes indexes unmergeable (IndexManifest). */
-export const INDEX_FORMAT_VERSION = '1.0.0';
 export const KDD_VERSION = '1.0';
 
 export function makeManifest(graph: Graph, records: readonly DocumentRecord[], git: Pick<GitFacts, 'commit' | 'commitTimes'>, indexedBy: string | null): IndexManifest {

@@ -14,9 +14,11 @@ import { createError } from '../model/errors.js';
 import { CACHE_DIR, recordCachePath } from './cache/record-cache.js';
 import { saveCaches, type CacheFiles } from './cache/save.js';
 import type { PackMemo } from './cache/pack-memo.js';
+import { artifactStamps } from './cache/stamps.js';
 import { embed, semanticStage, type SemanticOptions } from './embed/semantic.js';
 import { emit } from './emit/emit.js';
 import { clearInterruptedBuild, markBuildFinished, markBuildStarted } from './emit/in-progress.js';
+import { artifactSizes, indexWeight } from './emit/sizes.js';
 import { readIndexDir } from './emit/read-index-dir.js';
 import { readEnrichments } from './enrich/artifact.js';
 import { applyEnrichments, enrichManifest } from './enrich/edges.js';
@@ -110,6 +112,8 @@ export async function buildIndex(options: IndexBuildOptions): Promise<IndexBuild
   const emitting = startPhase(tell, 'emit', compiled.graph.nodes.length);
   const written = await emit(indexDir, compiled, earlier);
   emitting.end();
+  const artifacts = artifactStamps(indexDir, compiled, written, earlier.nodeStamps);
+  const weight = await indexWeight(resolve(options.specsDir), Object.keys(compiled.manifest.sources), compiled.stamps, indexDir, artifacts);
 
   // The bundle is kept only when it is provably the one this index describes: same digest of what
   // the pack reads, and its bytes still hash to its name (a torn or edited bundle is packed again).
@@ -132,13 +136,13 @@ export async function buildIndex(options: IndexBuildOptions): Promise<IndexBuild
     packing.end();
   }
   // Caches before the pointer: once kdd.json changes the build is over, for readers and hot swap alike.
-  const caches = saveCaches(indexDir, cacheFiles, compiled, earlier, written, memo, kept !== null);
+  const caches = saveCaches(indexDir, cacheFiles, compiled, earlier, artifacts, memo, kept !== null);
   const writing = startPhase(tell, 'write', 1);
-  const pointer = kept ? (await caches, kept) : await writeDist(outDir, packed!, compiled.manifest, caches, digest);
+  const pointer = kept ? (await caches, kept) : await writeDist(outDir, packed!, compiled.manifest, caches, digest, weight);
   if (!kept) await rememberBundle(checked, outDir, pointer);
   await markBuildFinished(indexDir);
   writing.end();
-  return indexBuildReport(compiled, earlier.fullReason, pointer, written, kept !== null, performance.now() - started);
+  return indexBuildReport(compiled, earlier.fullReason, pointer, written, kept !== null, artifactSizes(weight, pointer.bytes), performance.now() - started);
 }
 
 /** A full build: every file re-extracted, `.kdd-index/` and `dist/` written. */

@@ -6,9 +6,10 @@ import type { DomainEvent } from './events.js';
 import type { Graph } from './graph/link.js';
 import type { IndexChanges } from './incremental/changes.js';
 import type { BundlePointer } from './pack/dist.js';
+import type { ArtifactSizes } from '../formats/bundle/types.js';
 import type { PackVectors } from './pack/pack.js';
 import type { SourceStamp } from './read.js';
-import type { Tombstone } from './emit/tombstones.js';
+import type { Tombstone } from '../formats/index-dir/tombstones.js';
 
 export interface SkippedFile {
   file: string;
@@ -75,6 +76,8 @@ export interface IndexBuildReport extends BuildReport {
   tombstones: number;
   /** True when nothing changed and the existing bundle was kept without repacking. */
   bundle_reused: boolean;
+  /** Bytes of the specs, of the committed `.kdd-index/` and of the bundle, with their ratios to the specs (REQ-002). */
+  sizes: ArtifactSizes;
 }
 
 export function report(result: CompileResult, bundle: BundlePointer, written: { written: string[]; removed: string[] }, duration: number): BuildReport {
@@ -105,6 +108,7 @@ export function indexBuildReport(
   bundle: BundlePointer,
   written: { written: string[]; removed: string[] },
   bundleReused: boolean,
+  sizes: ArtifactSizes,
   duration: number,
 ): IndexBuildReport {
   return {
@@ -114,6 +118,7 @@ export function indexBuildReport(
     changes: compiled.changes,
     tombstones: compiled.tombstones.length,
     bundle_reused: bundleReused,
+    sizes,
   };
 }
 

@@ -86,6 +86,7 @@ function summary(report: IndexBuildReport): string {
     `  layer violations: ${report.layer_violations}   dangling links: ${report.dangling_links}   skipped files: ${report.skipped.length}`,
     changeLine(report),
     `  bundle: ${report.bundle.bundle} (${report.bundle.bytes} bytes)   .kdd-index: ${report.index_dir.written} written, ${report.index_dir.removed} removed`,
+    `  sizes: specs ${report.sizes.spec_bytes} bytes   .kdd-index ${report.sizes.index_bytes} (${report.sizes.index_ratio}× the specs)   bundle ${report.sizes.bundle_bytes} (${report.sizes.bundle_ratio}×)`,
   ];
   if (report.warnings.length > 0) {
     lines.push(`  warnings (${report.warnings.length}):`);

@@ -6,12 +6,11 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { IndexDirWrite } from '../emit/index-dir.js';
 import type { Earlier } from '../incremental/earlier.js';
 import type { Compiled } from '../report.js';
 import type { PackMemo } from './pack-memo.js';
 import { writeRecordCache, type ArtifactStamp } from './record-cache.js';
-import { artifactStamps, sameStamps } from './stamps.js';
+import { sameStamps } from './stamps.js';
 
 export interface CacheFiles {
   /** The record cache, or false: none is kept. */
@@ -20,15 +19,19 @@ export interface CacheFiles {
   pack: string | null;
 }
 
-/** `kept`: the previous bundle was kept (nothing packed); the record cache is then rewritten only when the spec stamps moved. */
-export function saveCaches(indexDir: string, files: CacheFiles, compiled: Compiled, earlier: Earlier, written: IndexDirWrite, memo: PackMemo | undefined, kept: boolean): Promise<unknown> {
+/**
+ * `artifacts`: stamps of the node and edge files as this build left them (compiler/cache/stamps.ts
+ * `artifactStamps`). `kept`: the previous bundle was kept (nothing packed); the record cache is then
+ * rewritten only when the spec stamps moved.
+ */
+export function saveCaches(indexDir: string, files: CacheFiles, compiled: Compiled, earlier: Earlier, artifacts: ReadonlyMap<string, ArtifactStamp>, memo: PackMemo | undefined, kept: boolean): Promise<unknown> {
   const recordFile = files.records;
   return Promise.all([
     // Loaded with the pack stage, which made the memo: no cost to a build that packed nothing.
     memo && files.pack ? import('./pack-memo.js').then(({ writePackMemo }) => writePackMemo(files.pack!, memo)).catch(() => undefined) : undefined,
     recordFile && (!kept || !sameStamps(earlier.stamps, compiled.stamps))
       ? readFile(join(indexDir, 'manifest.json'), 'utf8')
-          .then((text) => writeCache(recordFile, compiled, artifactStamps(indexDir, compiled, written, earlier.nodeStamps), text))
+          .then((text) => writeCache(recordFile, compiled, artifacts, text))
           .catch(() => undefined)
       : undefined,
   ]);

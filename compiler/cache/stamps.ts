@@ -5,13 +5,15 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DocumentRecord } from '../../model/records.js';
-import { nodeFilePath, type IndexDirWrite } from '../emit/index-dir.js';
+import type { IndexDirWrite } from '../emit/index-dir.js';
+import { DANGLING_FILE, EDGES_FILE } from '../../formats/index-dir/edges.js';
+import { nodeFilePath } from '../../formats/index-dir/node-file.js';
 import type { Graph } from '../graph/link.js';
 import type { SourceStamp } from '../read.js';
 import type { ArtifactStamp } from './record-cache.js';
 
 /** The whole-tree files a link pass writes. */
-export const EDGE_FILES = ['edges/edges.jsonl', 'edges/dangling.jsonl'];
+export const EDGE_FILES = [EDGES_FILE, DANGLING_FILE];
 
 /** Size and times of each of `paths` under `dir` that exists (synchronous: 10k stats in tens of ms). */
 export function stampFiles(dir: string, paths: readonly string[]): Map<string, ArtifactStamp> {

@@ -5,7 +5,11 @@
  */
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { canonical, stableJson } from '../../formats/canonical.js';
+import { stableJson } from '../../formats/canonical.js';
+import { DANGLING_FILE, danglingJsonl, EDGES_FILE, edgesJsonl, patchEdgesJsonl } from '../../formats/index-dir/edges.js';
+import { MANIFEST_FILE, manifestText } from '../../formats/index-dir/manifest.js';
+import { nodeFilePath, nodeFileText } from '../../formats/index-dir/node-file.js';
+import { TOMBSTONES_FILE } from '../../formats/index-dir/tombstones.js';
 import type { IndexManifest } from '../../model/graph.js';
 import type { DocumentRecord } from '../../model/records.js';
 import { forEachLimited, writeManyIfChanged } from '../atomic.js';
@@ -14,7 +18,7 @@ import { faultPoint } from '../fault.js';
 import { compareCodeUnits } from '../../model/order.js';
 import type { Earlier } from '../incremental/earlier.js';
 import type { Compiled } from '../report.js';
-import { edgesJsonl, nodeFilePath, nodeFileText, patchEdgesJsonl, writeIndexDir, type IndexDirWrite } from './index-dir.js';
+import { writeIndexDir, type IndexDirWrite } from './index-dir.js';
 import { writeTombstones } from './tombstones.js';
 
 export async function emit(indexDir: string, compiled: Compiled, earlier: Earlier): Promise<IndexDirWrite> {
@@ -23,7 +27,7 @@ export async function emit(indexDir: string, compiled: Compiled, earlier: Earlie
   const tombstonesWritten = await writeTombstones(indexDir, compiled.tombstones);
   const written =
     earlier.fullReason === null ? await writeIndexDirChanges(indexDir, compiled, earlier) : await writeIndexDir(indexDir, compiled.manifest, compiled.records, compiled.graph);
-  if (tombstonesWritten) written.written.push('tombstones.jsonl');
+  if (tombstonesWritten) written.written.push(TOMBSTONES_FILE);
   return written;
 }
 
@@ -45,10 +49,10 @@ async function writeIndexDirChanges(dir: string, result: Compiled, earlier: Earl
   const trusted = (result.sameGraph || result.relinked !== null) && unchangedFiles(dir, EDGE_FILES, earlier.artifacts);
   if (!(result.sameGraph && trusted)) {
     const { relinked } = result;
-    const old = relinked && trusted ? await readFile(join(dir, 'edges', 'edges.jsonl')).catch(() => null) : null;
+    const old = relinked && trusted ? await readFile(join(dir, EDGES_FILE)).catch(() => null) : null;
     const patched = old && relinked ? patchEdgesJsonl(old, relinked.previous, result.graph.edges, relinked.changed) : null;
-    files.set('edges/edges.jsonl', patched ?? edgesJsonl(result.graph.edges));
-    files.set('edges/dangling.jsonl', result.graph.dangling.map((link) => `${JSON.stringify(canonical(link))}\n`).join(''));
+    files.set(EDGES_FILE, patched ?? edgesJsonl(result.graph.edges));
+    files.set(DANGLING_FILE, danglingJsonl(result.graph.dangling));
   }
   // A record other than the file's previous one (re-extracted, new, or a duplicate id's new winner),
   // or a file that is not as the last build left it.
@@ -66,7 +70,7 @@ async function writeIndexDirChanges(dir: string, result: Compiled, earlier: Earl
   });
   // The manifest follows the content: git facts alone (newest commit time, commit) do not rewrite it.
   if (written.length > 0 || removed.length > 0 || stableJson(withoutGitFacts(result.manifest)) !== stableJson(withoutGitFacts(previous.manifest))) {
-    written.push(...(await writeManyIfChanged(dir, [['manifest.json', stableJson(result.manifest)]])));
+    written.push(...(await writeManyIfChanged(dir, [[MANIFEST_FILE, manifestText(result.manifest)]])));
   }
   return { written: written.sort(compareCodeUnits), removed };
 }

@@ -10,11 +10,12 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { createError } from '../../model/errors.js';
-import type { GraphNode, IndexManifest } from '../../model/graph.js';
-import type { DocumentRecord, RawLink } from '../../model/records.js';
-import { forEachLimited } from '../atomic.js';
-import { rememberNodeFileText } from './index-dir.js';
+import type { IndexManifest } from '../../model/graph.js';
+import type { DocumentRecord } from '../../model/records.js';
+import { MANIFEST_FILE, parseManifest } from '../../formats/index-dir/manifest.js';
+import { parseNodeFile } from '../../formats/index-dir/node-file.js';
 import { compareCodeUnits } from '../../model/order.js';
+import { forEachLimited } from '../atomic.js';
 
 export interface IndexDirContent {
   manifest: IndexManifest;
@@ -30,7 +31,7 @@ export type OnCorrupt = (file: string, detail: string) => void;
  * and left out (the manifest must still be sound: it is checked by the caller first).
  */
 export async function readIndexDir(dir: string, onCorrupt?: OnCorrupt): Promise<IndexDirContent> {
-  const manifest = parseManifest(await readFile(join(dir, 'manifest.json'), 'utf8'), join(dir, 'manifest.json'));
+  const manifest = parseManifest(await readFile(join(dir, MANIFEST_FILE), 'utf8'), join(dir, MANIFEST_FILE));
   return { manifest, records: await readNodeFiles(dir, onCorrupt) };
 }
 
@@ -52,41 +53,6 @@ export async function readNodeFiles(dir: string, onCorrupt?: OnCorrupt): Promise
   const kept = records.filter((record): record is DocumentRecord => record !== null);
   kept.sort((a, b) => compareCodeUnits(a.node.source_file, b.node.source_file));
   return kept;
-}
-
-/**
- * `manifest.json` text → the manifest, or INDEX_CORRUPT naming `file` when it is not JSON or lacks
- * what every reader relies on (a semver `version`, `sources`).
- */
-export function parseManifest(text: string, file: string): IndexManifest {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw createError('INDEX_CORRUPT', { file, detail: (error as Error).message });
-  }
-  const manifest = value as Partial<IndexManifest> | null;
-  const problem =
-    typeof manifest !== 'object' || manifest === null || Array.isArray(manifest)
-      ? 'not a JSON object'
-      : typeof manifest.version !== 'string' || !/^\d+\.\d+\.\d+$/.test(manifest.version)
-        ? `"version" must be a semver string (got ${JSON.stringify(manifest.version)})`
-        : typeof manifest.sources !== 'object' || manifest.sources === null
-          ? '"sources" is missing'
-          : null;
-  if (problem) throw createError('INDEX_CORRUPT', { file, detail: problem });
-  return manifest as IndexManifest;
-}
-
-/** A node file's text → its record; the text is remembered for rewrites and the record cache. */
-export function parseNodeFile(text: string): DocumentRecord {
-  const { links, ...node } = JSON.parse(text) as GraphNode & { links: RawLink[] };
-  if (typeof node.id !== 'string' || typeof node.source_file !== 'string' || typeof node.source_hash !== 'string' || !Array.isArray(links)) {
-    throw new Error('not a node file (id, source_file, source_hash or links missing)');
-  }
-  const record = { node: node as GraphNode, links };
-  rememberNodeFileText(record, text);
-  return record;
 }
 
 async function nodeFiles(dir: string): Promise<string[]> {

@@ -8,7 +8,9 @@ import { stableJson } from '../../formats/canonical.js';
 import type { IndexManifest } from '../../model/graph.js';
 import type { DocumentRecord } from '../../model/records.js';
 import { chunkNode } from '../embed/chunk.js';
-import { sortTombstones, type IndexContent, type Tombstone } from '../emit/tombstones.js';
+import type { IndexContent } from '../emit/tombstones.js';
+import { edgeEnds, EDGES_FILE } from '../../formats/index-dir/edges.js';
+import { sortTombstones, type Tombstone } from '../../formats/index-dir/tombstones.js';
 import { now, type DomainEvent } from '../events.js';
 import type { Graph } from '../graph/link.js';
 import { compareCodeUnits } from '../../model/order.js';
@@ -77,11 +79,9 @@ async function deletedEvents(deleted: readonly Tombstone[], docIds: ReadonlyMap<
       : [],
   );
   const counts = new Map(deleted.map((tombstone) => [tombstone.node_id, 0]));
-  const text = indexDir ? await readFile(join(indexDir, 'edges', 'edges.jsonl'), 'utf8').catch(() => '') : '';
-  for (const line of text.split('\n')) {
-    if (!line) continue;
-    const edge = JSON.parse(line) as { from_node: string; to_node: string };
-    for (const id of new Set([edge.from_node, edge.to_node])) if (counts.has(id)) counts.set(id, counts.get(id)! + 1);
+  const text = indexDir ? await readFile(join(indexDir, EDGES_FILE), 'utf8').catch(() => '') : '';
+  for (const edge of edgeEnds(text)) {
+    for (const id of new Set([edge.from, edge.to])) if (counts.has(id)) counts.set(id, counts.get(id)! + 1);
   }
   return deleted.map((tombstone) => ({
     event: 'EVT-KDDDocument-Deleted' as const,

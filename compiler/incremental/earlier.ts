@@ -13,10 +13,10 @@ import { isKddError } from '../../model/errors.js';
 import { readRecordCache, type ArtifactStamp, type CachedGraph } from '../cache/record-cache.js';
 import { sameStamp, stampFiles } from '../cache/stamps.js';
 import { warning, type BuildWarning } from '../diagnostics.js';
-import { nodeFilePath } from '../emit/index-dir.js';
-import { parseManifest, readIndexDir, readNodeFiles, type OnCorrupt } from '../emit/read-index-dir.js';
+import { INDEX_FORMAT_VERSION, MANIFEST_FILE, parseManifest, readableIndexFormat } from '../../formats/index-dir/manifest.js';
+import { nodeFilePath } from '../../formats/index-dir/node-file.js';
+import { readIndexDir, readNodeFiles, type OnCorrupt } from '../emit/read-index-dir.js';
 import { readTombstones, type IndexContent } from '../emit/tombstones.js';
-import { INDEX_FORMAT_VERSION } from '../manifest.js';
 import type { BuildMode } from '../options.js';
 import type { SourceStamp } from '../read.js';
 
@@ -67,22 +67,28 @@ export async function previousBuild(indexDir: string, mode: BuildMode, cacheFile
 }
 
 async function loadPrevious(indexDir: string, mode: BuildMode, cacheFile: string | false): Promise<Found> {
-  const text = await readFile(join(indexDir, 'manifest.json'), 'utf8').catch(() => null);
+  const text = await readFile(join(indexDir, MANIFEST_FILE), 'utf8').catch(() => null);
   if (text === null) return { content: null, fullReason: 'no previous index', warnings: [] };
   const warnings: BuildWarning[] = [];
   const corrupt = (file: string, detail: string) => warnings.push(warning('INDEX_FILE_CORRUPT', { file: `${basename(indexDir)}/${file}`, detail }));
   let manifest: IndexManifest;
   try {
-    manifest = parseManifest(text, 'manifest.json');
+    manifest = parseManifest(text, MANIFEST_FILE);
   } catch (error) {
     if (!isKddError(error)) throw error;
-    corrupt('manifest.json', String(error.params.detail));
+    corrupt(MANIFEST_FILE, String(error.params.detail));
     // The node files and tombstones are still read: deletions keep their tombstones.
     const content = await readIndexLeniently(indexDir, corrupt);
     return { content, fullReason: 'previous manifest.json unreadable', warnings };
   }
   if (manifest.version !== INDEX_FORMAT_VERSION) {
-    return { content: null, fullReason: `index format ${manifest.version} differs from ${INDEX_FORMAT_VERSION}`, warnings };
+    // Another format: every file is extracted and written again. One this code reads (an older
+    // kdd's) is still read, so deletions since then keep their tombstones and events.
+    warnings.push(warning('INDEX_FORMAT_CHANGED', { file: `${basename(indexDir)}/${MANIFEST_FILE}`, found: manifest.version, current: INDEX_FORMAT_VERSION }));
+    const fullReason = `index format ${manifest.version} differs from ${INDEX_FORMAT_VERSION}`;
+    if (!readableIndexFormat(manifest.version)) return { content: null, fullReason, warnings };
+    const { records } = await readIndexDir(indexDir, corrupt);
+    return { content: { manifest, records, tombstones: await readTombstones(indexDir, corrupt) }, fullReason, warnings };
   }
   const fullReason = mode === 'full' ? 'full build requested' : null;
   // Even a forced full build reads the previous index: deletions still need tombstones and events.

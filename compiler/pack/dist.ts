@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { BUNDLE_FORMAT_VERSION, POINTER_FILE, type BundlePointer } from '../../formats/bundle/types.js';
 import type { IndexManifest } from '../../model/graph.js';
 import { isTempFile, writeAtomic } from '../atomic.js';
+import { artifactSizes, type IndexWeight } from '../emit/sizes.js';
 import type { PackedBundle } from './pack.js';
 
 export { POINTER_FILE, type BundlePointer };
@@ -16,6 +17,7 @@ export { POINTER_FILE, type BundlePointer };
  * Writes the bundle, then the pointer. `ready`: work that must be over before the pointer moves
  * (the build's caches), done meanwhile: its writes overlap the bundle's. `indexDigest`: what the
  * bundle was packed from (compiler/pack/digest.ts), so the next build can tell a stale one.
+ * `weight`: the specs' and the index's bytes, kept in the pointer with the bundle's (`sizes`).
  */
 export async function writeDist(
   outDir: string,
@@ -23,6 +25,7 @@ export async function writeDist(
   manifest: Pick<IndexManifest, 'index_level' | 'structure' | 'stats'>,
   ready?: Promise<unknown>,
   indexDigest?: string,
+  weight?: IndexWeight,
 ): Promise<BundlePointer> {
   const previous = await readPointer(outDir);
   await Promise.all([writeAtomic(join(outDir, packed.fileName), packed.bytes), ready]);
@@ -35,6 +38,7 @@ export async function writeDist(
     structure: manifest.structure,
     stats: manifest.stats,
     ...(indexDigest ? { index_digest: indexDigest } : {}),
+    ...(weight ? { sizes: artifactSizes(weight, packed.bytes.byteLength) } : {}),
   };
   await writeAtomic(join(outDir, POINTER_FILE), `${JSON.stringify(pointer, null, 2)}\n`);
   const keep = new Set([packed.fileName, previous?.bundle]);

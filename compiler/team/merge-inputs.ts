@@ -14,9 +14,12 @@ import { decodeBundle } from '../../formats/bundle/bundle.js';
 import { createError } from '../../model/errors.js';
 import { POINTER_FILE, readPointer } from '../pack/dist.js';
 import type { BlobCache } from '../cache/blob-cache.js';
-import { parseManifest, parseNodeFile, readIndexDir } from '../emit/read-index-dir.js';
+import { readIndexDir } from '../emit/read-index-dir.js';
+import { MANIFEST_FILE, parseManifest } from '../../formats/index-dir/manifest.js';
+import { parseNodeFile } from '../../formats/index-dir/node-file.js';
 import { readRecordCache, recordCachePath } from '../cache/record-cache.js';
-import { parseTombstones, readTombstones, TOMBSTONES_FILE, type IndexContent } from '../emit/tombstones.js';
+import { readTombstones, type IndexContent } from '../emit/tombstones.js';
+import { parseTombstones, TOMBSTONES_FILE } from '../../formats/index-dir/tombstones.js';
 import { compareCodeUnits } from '../../model/order.js';
 import type { DocumentRecord } from '../../model/records.js';
 import { catFiles, git } from '../git.js';
@@ -34,7 +37,7 @@ export async function loadMergeSource(path: string, label = path): Promise<Merge
   const info = await exists(path);
   if (info?.isFile()) return bundleSource(decodeBundle(await readFile(path)), label);
   if (info?.isDirectory()) {
-    if (await exists(join(path, 'manifest.json'))) return { source: label, ...(await readIndexForMerge(path)) };
+    if (await exists(join(path, MANIFEST_FILE))) return { source: label, ...(await readIndexForMerge(path)) };
     if (await exists(join(path, POINTER_FILE))) {
       const pointer = await readPointer(path);
       if (pointer) return bundleSource(decodeBundle(await readFile(join(path, pointer.bundle))), label);
@@ -49,8 +52,8 @@ export async function loadMergeSource(path: string, label = path): Promise<Merge
  * `tombstones.jsonl` (the cache does not hold them).
  */
 export async function readIndexForMerge(dir: string): Promise<IndexContent & { cached: boolean }> {
-  const manifestText = await readFile(join(dir, 'manifest.json'), 'utf8');
-  const manifest = parseManifest(manifestText, join(dir, 'manifest.json'));
+  const manifestText = await readFile(join(dir, MANIFEST_FILE), 'utf8');
+  const manifest = parseManifest(manifestText, join(dir, MANIFEST_FILE));
   const [cache, tombstones] = await Promise.all([readRecordCache(recordCachePath(dir), manifestText), readTombstones(dir)]);
   if (cache) return { manifest, records: cache.records, tombstones, cached: true };
   return { ...(await readIndexDir(dir)), tombstones, cached: false };
@@ -84,7 +87,7 @@ export async function readIndexFromGit(repo: string, ref: string, indexPath = '.
   const nodeFiles: { oid: string; path: string; record?: DocumentRecord }[] = [];
   for (const { oid, path } of entries) {
     const rel = path.slice(prefix.length + 1);
-    if (rel === 'manifest.json') manifestOid = oid;
+    if (rel === MANIFEST_FILE) manifestOid = oid;
     else if (rel === TOMBSTONES_FILE) tombstonesOid = oid;
     else if (rel.startsWith('nodes/') && rel.endsWith('.json')) nodeFiles.push({ oid, path: rel, record: blobs?.get(oid) });
   }
@@ -99,7 +102,7 @@ export async function readIndexFromGit(repo: string, ref: string, indexPath = '.
     blobs?.set(file.oid, file.record);
   });
   const records = nodeFiles.map((file) => file.record!).sort((a, b) => compareCodeUnits(a.node.source_file, b.node.source_file));
-  return { source: label, manifest: parseManifest(manifestText!, named('manifest.json')), records, tombstones };
+  return { source: label, manifest: parseManifest(manifestText!, named(MANIFEST_FILE)), records, tombstones };
 }
 
 /** `parse()`, or INDEX_CORRUPT naming `file` when its text is not what it should be. */

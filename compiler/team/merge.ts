@@ -19,9 +19,11 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Bundle } from '../../formats/bundle/types.js';
 import { createError } from '../../model/errors.js';
 import type { DanglingLink, GraphEdge, GraphNode, IndexManifest } from '../../model/graph.js';
-import { INDEX_FORMAT_VERSION, makeManifest } from '../manifest.js';
+import { makeManifest } from '../manifest.js';
+import { INDEX_FORMAT_VERSION, readableIndexFormat } from '../../formats/index-dir/manifest.js';
 import { stableJson } from '../../formats/canonical.js';
-import { sortTombstones, type IndexContent, type Tombstone } from '../emit/tombstones.js';
+import type { IndexContent } from '../emit/tombstones.js';
+import { sortTombstones, type Tombstone } from '../../formats/index-dir/tombstones.js';
 import { now, type DomainEvent } from '../events.js';
 import { isLayerViolation, layerDependencyEdge } from '../graph/layers.js';
 import { linkRecords, type Graph } from '../graph/link.js';
@@ -178,19 +180,15 @@ export function manifestId(manifest: IndexManifest): string {
   return `sha256:${createHash('sha256').update(stableJson(manifest)).digest('hex').slice(0, 12)}`;
 }
 
-function major(version: string): string {
-  return version.split('.')[0] ?? version;
-}
-
 /** BR-MERGE-001 "Validación de compatibilidad": same major version, same model at ≥ L2, same structure. */
 export function checkCompatible(inputs: readonly Pick<MergeSource, 'manifest'>[]): void {
   const [first, ...rest] = inputs.map((input) => input.manifest);
   // A format this code does not read (a newer major) is refused, not merged into one it writes.
+  // Readable formats hold the same records (formats/index-dir/manifest.ts), so they merge together.
   for (const manifest of [first!, ...rest]) {
-    if (major(manifest.version) !== major(INDEX_FORMAT_VERSION)) throw createError('INCOMPATIBLE_VERSION', { v1: INDEX_FORMAT_VERSION, v2: manifest.version });
+    if (!readableIndexFormat(manifest.version)) throw createError('INCOMPATIBLE_VERSION', { v1: INDEX_FORMAT_VERSION, v2: manifest.version });
   }
   for (const other of rest) {
-    if (major(first!.version) !== major(other.version)) throw createError('INCOMPATIBLE_VERSION', { v1: first!.version, v2: other.version });
     const vectors = first!.index_level !== 'L1' && other.index_level !== 'L1';
     if (vectors && first!.embedding_model !== other.embedding_model) {
       throw createError('INCOMPATIBLE_EMBEDDING_MODEL', { m1: String(first!.embedding_model), m2: String(other.embedding_model) });

@@ -22,7 +22,7 @@ import type { IndexManifest } from '../../model/graph.js';
 import { git } from '../git.js';
 import { mergeAndWrite, type MergeWriteReport } from './merge-write.js';
 import { checkCompatible, manifestId } from './merge.js';
-import { INDEX_FORMAT_VERSION } from '../manifest.js';
+import { formatMajor, INDEX_FORMAT_VERSION } from '../../formats/index-dir/manifest.js';
 import { compareCodeUnits } from '../../model/order.js';
 
 
@@ -136,8 +136,6 @@ async function readLocalManifest(indexDir: string): Promise<IndexManifest> {
   }
 }
 
-const major = (version: string) => version.split('.')[0];
-
 /** A folder name for a developer: characters outside `[A-Za-z0-9_.-]` become `_`, no leading dot. */
 export function developerName(name: string): string {
   const safe = name.trim().replace(/[^A-Za-z0-9_.-]/g, '_').replace(/^\.+/, '');
@@ -164,7 +162,7 @@ export async function pushToFolder(options: FolderPushOptions): Promise<SyncPush
   await requireFolder(options.to);
   const developer = developerName(options.as ?? manifest.indexed_by ?? userInfo().username);
   const indexes = join(options.to, INDEXES_DIR);
-  if (major(manifest.version) !== major(INDEX_FORMAT_VERSION)) {
+  if (formatMajor(manifest.version) !== formatMajor(INDEX_FORMAT_VERSION)) {
     throw createError('PUSH_REJECTED', { reason: `index format ${manifest.version} is not ${INDEX_FORMAT_VERSION}: rebuild with kdd build --full` });
   }
   for (const other of await developerFolders(options.to)) {

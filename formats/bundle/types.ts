@@ -80,4 +80,15 @@ export interface BundlePointer {
   stats: IndexManifest['stats'];
   /** Digest of the index the bundle was packed from (`kdd build`): a build whose index differs packs again. */
   index_digest?: string;
+  /** What the artifacts weigh against the specs (`kdd build`; absent after a merge or in older pointers). */
+  sizes?: ArtifactSizes;
+}
+
+/** Bytes of the specs indexed, of the committed `.kdd-index/` (its `.cache/` excluded) and of the bundle; ratios to the specs, 3 decimals. */
+export interface ArtifactSizes {
+  spec_bytes: number;
+  index_bytes: number;
+  index_ratio: number;
+  bundle_bytes: number;
+  bundle_ratio: number;
 }

@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { build } from '../../compiler/pipeline.js';
 import { buildIndex } from '../../compiler/pipeline.js';
 import { readTombstones } from '../../compiler/emit/tombstones.js';
+import { INDEX_FORMAT_VERSION } from '../../formats/index-dir/manifest.js';
 import { loadBundle } from '../../library/load-bundle.js';
 import { applyOp, opArbitrary, treeArbitrary, writeTree, type Tree } from '../helpers/arbitrary-tree.js';
 import { removeTree } from '../helpers/temp-tree.js';
@@ -151,7 +152,7 @@ describe('buildIndex', () => {
     await writeTree(join(root, 'specs'), { '01-domain/entities/Pedido.md': ENTITY('simple') });
     await buildIndex(dirs(root));
     const path = join(root, '.kdd-index/manifest.json');
-    await writeFile(path, (await readFile(path, 'utf8')).replace('"version": "1.0.0"', '"version": "0.9.0"'));
+    await writeFile(path, (await readFile(path, 'utf8')).replace(`"version": "${INDEX_FORMAT_VERSION}"`, '"version": "0.9.0"'));
     const report = await buildIndex(dirs(root));
     expect(report.mode).toBe('full');
     expect(report.full_reason).toMatch(/0\.9\.0/);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { compile, packCompiled } from '../../compiler/pipeline.js';
-import type { Tombstone } from '../../compiler/emit/tombstones.js';
+import type { Tombstone } from '../../formats/index-dir/tombstones.js';
 import { packBundle } from '../../compiler/pack/pack.js';
 import { bundleSource, mergeIndexes, type MergeResult, type MergeSource } from '../../compiler/team/merge.js';
 import { decodeBundle } from '../../formats/bundle/bundle.js';
@@ -185,8 +185,11 @@ describe('mergeIndexes: BR-MERGE-001 examples', () => {
     const l2 = (source: MergeSource, model: string): MergeSource => ({ ...source, manifest: { ...source.manifest, index_level: 'L2', embedding_model: model, embedding_dimensions: 768 } });
     expect(codeOf(() => mergeIndexes([l2(A, 'nomic-embed-text-v1.5'), l2(B, 'bge-small-en-v1.5')]))).toBe('INCOMPATIBLE_EMBEDDING_MODEL');
     expect(codeOf(() => mergeIndexes([l2(A, 'nomic-embed-text-v1.5'), l2(B, 'nomic-embed-text-v1.5')]))).toBeUndefined();
-    expect(codeOf(() => mergeIndexes([A, { ...B, manifest: { ...B.manifest, version: '2.0.0' } }]))).toBe('INCOMPATIBLE_VERSION');
-    expect(codeOf(() => mergeIndexes([A, { ...B, manifest: { ...B.manifest, version: '1.4.0' } }]))).toBeUndefined();
+    // A major this code does not read is refused; readable ones (the current 2.x, the older 1.x) merge.
+    expect(codeOf(() => mergeIndexes([A, { ...B, manifest: { ...B.manifest, version: '3.0.0' } }]))).toBe('INCOMPATIBLE_VERSION');
+    expect(codeOf(() => mergeIndexes([A, { ...B, manifest: { ...B.manifest, version: '0.9.0' } }]))).toBe('INCOMPATIBLE_VERSION');
+    expect(codeOf(() => mergeIndexes([A, { ...B, manifest: { ...B.manifest, version: '2.4.0' } }]))).toBeUndefined();
+    expect(codeOf(() => mergeIndexes([A, { ...B, manifest: { ...B.manifest, version: '1.0.0' } }]))).toBeUndefined();
     expect(codeOf(() => mergeIndexes([A, { ...B, manifest: { ...B.manifest, structure: 'multi-domain' } }]))).toBe('INCOMPATIBLE_STRUCTURE');
     expect(codeOf(() => mergeIndexes([A]))).toBe('INSUFFICIENT_SOURCES');
   });

@@ -5,7 +5,7 @@ import { Packr } from 'msgpackr';
 import { afterAll, describe, expect, it } from 'vitest';
 import { build } from '../../compiler/pipeline.js';
 import { canonical } from '../../formats/canonical.js';
-import { nodeFileText } from '../../compiler/emit/index-dir.js';
+import { nodeFileText } from '../../formats/index-dir/node-file.js';
 import { readIndexDir } from '../../compiler/emit/read-index-dir.js';
 import { readRecordCache, restoreGraph } from '../../compiler/cache/record-cache.js';
 import { linkRecords } from '../../compiler/graph/link.js';

@@ -80,9 +80,9 @@ describe('enrich', () => {
     const manifest = JSON.parse(await readFile(join(root, '.kdd-index/manifest.json'), 'utf8'));
     expect(manifest.stats.enrichments).toBe(1);
     const edges = (await readFile(join(root, '.kdd-index/edges/edges.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
-    const implicit = edges.filter((e) => e.extraction_method === 'implicit' && e.edge_type.startsWith('IMPLICIT_'));
+    const implicit = edges.filter((e) => e.type.startsWith('IMPLICIT_'));
     expect(implicit).toEqual([
-      expect.objectContaining({ from_node: 'CMD:CMD-001', to_node: 'BR:BR-CUSTOMER-001', edge_type: 'IMPLICIT_DEPENDS_ON', metadata: { confidence: '0.80', evidence: 'Crear un Pedido nuevo para un Customer.', relation: 'depends_on' } }),
+      { from: 'CMD:CMD-001', to: 'BR:BR-CUSTOMER-001', type: 'IMPLICIT_DEPENDS_ON', metadata: { confidence: '0.80', evidence: 'Crear un Pedido nuevo para un Customer.', relation: 'depends_on' } },
     ]);
     expect(report.build).toMatchObject({ enrichments: 1 });
 

@@ -112,10 +112,11 @@ defineStep(/^the folder "([^"]+)" (?:is empty or absent|does not exist)$/, async
   expect(world.step!.text.includes('empty or absent') ? entries : ['(folder exists)'], `${path}`).toEqual([]);
 });
 
+/** A line of `.kdd-index/edges/edges.jsonl` (formats/index-dir/edges.ts). */
 interface EdgeJson {
-  from_node: string;
-  to_node: string;
-  edge_type: string;
+  from: string;
+  to: string;
+  type: string;
 }
 
 async function jsonl<T>(world: World, path: string): Promise<T[]> {
@@ -127,8 +128,8 @@ async function jsonl<T>(world: World, path: string): Promise<T[]> {
 
 defineStep(/^"([^"]+\.jsonl)" contains an edge from "([^"]+)" to "([^"]+)" of type "([^"]+)"$/, async (world, path, from, to, type) => {
   const edges = await jsonl<EdgeJson>(world, path);
-  const around = edges.filter((e) => e.from_node === from);
-  expect(edges.some((e) => e.from_node === from && e.to_node === to && e.edge_type === type), `edge ${from} -${type}-> ${to}; edges from ${from}:\n${describeEdges(around as never)}`).toBe(true);
+  const around = edges.filter((e) => e.from === from).map((e) => ({ from_node: e.from, to_node: e.to, edge_type: e.type }));
+  expect(edges.some((e) => e.from === from && e.to === to && e.type === type), `edge ${from} -${type}-> ${to}; edges from ${from}:\n${describeEdges(around as never)}`).toBe(true);
 });
 
 defineStep(/^"([^"]+\.json)" has "([^"]+)" equal to "([^"]+)" and "([^"]+)" equal to null$/, async (world, path, a, va, b) => {
@@ -433,8 +434,8 @@ defineStep(/^the node "([^"]+)" in the merged index has alice's "source_hash"$/,
 });
 
 defineStep(/^the outgoing edges of "([^"]+)" are exactly those of alice's index$/, async (world, id) => {
-  const key = (e: EdgeJson) => `${e.from_node} ${e.edge_type} ${e.to_node}`;
-  const out = async (dir: string) => (await jsonl<EdgeJson>(world, `${dir}/.kdd-index/edges/edges.jsonl`)).filter((e) => e.from_node === id).map(key).sort();
+  const key = (e: EdgeJson) => `${e.from} ${e.type} ${e.to}`;
+  const out = async (dir: string) => (await jsonl<EdgeJson>(world, `${dir}/.kdd-index/edges/edges.jsonl`)).filter((e) => e.from === id).map(key).sort();
   expect(await out('merged')).toEqual(await out('alice'));
 });
 

@@ -1,0 +1,47 @@
+/**
+ * What the build's artifacts weigh against the specs they were built from (REQ-002: a committed
+ * index proportional to the specs). Reported by `kdd build --json` and kept in `kdd.json`.
+ *
+ * Cheap on purpose: the spec sizes come from the stamps the scan took, and the node files' sizes
+ * from the stamps the build keeps for its record cache; only the few other files are stat-ed.
+ */
+import { statSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+import type { ArtifactSizes } from '../../formats/bundle/types.js';
+import { CACHE_DIR, type ArtifactStamp } from '../cache/record-cache.js';
+import type { SourceStamp } from '../read.js';
+
+/**
+ * `sources`: the spec files indexed (relative to `specsDir`), `specStamps` the stamps the scan kept
+ * for them; `artifacts`: stamps of files of `indexDir` already known (node and edge files). Every
+ * file of `indexDir` but its local `.cache/` counts: it is what gets committed.
+ */
+export async function indexWeight(
+  specsDir: string,
+  sources: readonly string[],
+  specStamps: ReadonlyMap<string, SourceStamp>,
+  indexDir: string,
+  artifacts: ReadonlyMap<string, ArtifactStamp>,
+): Promise<IndexWeight> {
+  let specBytes = 0;
+  for (const path of sources) specBytes += specStamps.get(path)?.size ?? sizeOf(join(specsDir, path));
+  let indexBytes = 0;
+  for (const entry of await readdir(indexDir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const rel = relative(indexDir, join(entry.parentPath, entry.name)).split(sep).join('/');
+    if (rel.startsWith(`${CACHE_DIR}/`)) continue;
+    indexBytes += artifacts.get(rel)?.size ?? sizeOf(join(indexDir, rel));
+  }
+  return { spec_bytes: specBytes, index_bytes: indexBytes };
+}
+
+/** Bytes of the specs indexed and of the committed `.kdd-index/`. */
+export type IndexWeight = Pick<ArtifactSizes, 'spec_bytes' | 'index_bytes'>;
+
+export function artifactSizes({ spec_bytes, index_bytes }: IndexWeight, bundleBytes: number): ArtifactSizes {
+  return { spec_bytes, index_bytes, index_ratio: ratio(index_bytes, spec_bytes), bundle_bytes: bundleBytes, bundle_ratio: ratio(bundleBytes, spec_bytes) };
+}
+
+const sizeOf = (path: string) => statSync(path, { throwIfNoEntry: false })?.size ?? 0;
+const ratio = (bytes: number, of: number) => (of === 0 ? 0 : Math.round((bytes / of) * 1000) / 1000);
