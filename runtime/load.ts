@@ -10,7 +10,6 @@ import { POINTER_FILE, type Bundle, type BundlePointer } from '../formats/bundle
 import { createError, isKddError } from '../model/errors.js';
 import type { KddIndex } from './kdd-index.js';
 import { restoreTextIndex } from './search/index.js';
-import { NO_ASSOCIATIONS, restoreAssociations } from './search/associations.js';
 import { toVectorStore, type VectorStore } from './vectors.js';
 
 export { POINTER_FILE, type BundlePointer } from '../formats/bundle/types.js';
@@ -48,8 +47,7 @@ export async function loadIndex(bytes: Uint8Array, options: LoadOptions = {}): P
   for (let i = 0; i < nodes.length; i++) nodeIndex.set(nodes[i]!.id, i);
   let text: KddIndex['text'];
   try {
-    const associations = bundle.associations === undefined ? NO_ASSOCIATIONS : restoreAssociations(bundle.associations);
-    text = restoreTextIndex(bundle.search, bundle.nodes, associations);
+    text = restoreTextIndex(bundle.search, bundle.nodes);
   } catch (error) {
     if (isKddError(error)) throw error;
     throw createError('INDEX_UNAVAILABLE', { reason: `cannot restore the text index (${(error as Error).message})` }, { cause: error });

@@ -268,7 +268,7 @@ function explanations(hits: readonly { node_id: string; why?: Why }[]): string {
     if (!hit.why) return [];
     const { matched, exact, kind_asked, graph_path } = hit.why;
     const lines = [`${i + 1}. ${hit.node_id}`];
-    const terms = matched.map((m) => `${m.expanded_from ? `${m.expanded_from}→${m.term}` : m.term} (${m.associated ? 'associated here; ' : ''}${m.fields.join(', ')})`);
+    const terms = matched.map((m) => `${m.expanded_from ? `${m.expanded_from}→${m.term}` : m.term} (${m.fields.join(', ')})`);
     lines.push(`   matched: ${terms.length > 0 ? terms.join('; ') : 'no query term'}`);
     if (exact) lines.push(`   exact: "${exact}"`);
     if (kind_asked) lines.push('   kind: the one the query asks for');

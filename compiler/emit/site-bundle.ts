@@ -16,7 +16,6 @@ import { KINDS, LAYERS, type GraphNode } from '../../model/graph.js';
 import { bytesToU16, bytesToU32 } from '../../formats/bytes.js';
 import { exactKeys, keyTable, type SerializedTextIndex } from '../../runtime/search/bm25f.js';
 import { PRIMARY_SECTIONS } from '../../runtime/search/fields.js';
-import { NO_ASSOCIATIONS, restoreAssociations, type Associations } from '../../runtime/search/associations.js';
 import {
   DOC_CHUNK,
   encodeVarints,
@@ -68,8 +67,7 @@ export function packSiteBundle(bundle: Bundle, bundleFile: string): SiteBundle {
     if (!names.has(name)) files.push({ name, bytes }), names.add(name);
     return name;
   };
-  const associations = bundle.associations === undefined ? null : restoreAssociations(bundle.associations);
-  const terms = termShards(search, associations).map((shard) => ({ first: shard.first, file: emit(shard.shard) }));
+  const terms = termShards(search).map((shard) => ({ first: shard.first, file: emit(shard.shard) }));
   const keys = keyShards(bundle.nodes).map((shard) => ({ first: shard.first, file: emit(shard.shard) }));
   const docs = docChunks(bundle.nodes).map((chunk) => emit(chunk));
   const graph = emit(packSiteGraph(bundle, bundleFile, emit));
@@ -151,32 +149,26 @@ async function readSiteFiles(dir: string): Promise<string[]> {
   }
 }
 
-function termShards(search: SerializedTextIndex, associations: Associations | null): { first: string; shard: TermShard }[] {
+function termShards(search: SerializedTextIndex): { first: string; shard: TermShard }[] {
   const terms = search.terms === '' ? [] : search.terms.split('\n');
   const offsets = bytesToU32(search.offsets);
   const docs = bytesToU32(search.docs);
   const tfs = bytesToU16(search.tfs);
-  const assoc = associations ?? NO_ASSOCIATIONS;
   const out: { first: string; shard: TermShard }[] = [];
-  const empty = () => ({ terms: [] as string[], counts: [] as number[], docs: [] as number[], tfs: [] as number[], assocCounts: [] as number[], assocTerms: [] as string[], assocStrengths: [] as number[], bytes: 0 });
-  let batch = empty();
+  let batch = { terms: [] as string[], counts: [] as number[], docs: [] as number[], tfs: [] as number[], bytes: 0 };
   const flush = () => {
     if (batch.terms.length === 0) return;
-    const shard: TermShard = { terms: batch.terms.join('\n'), counts: encodeVarints(batch.counts), docs: encodeVarints(batch.docs), tfs: encodeVarints(batch.tfs) };
-    if (associations) {
-      shard.assoc_counts = encodeVarints(batch.assocCounts);
-      shard.assoc_terms = batch.assocTerms.join('\n');
-      shard.assoc_strengths = encodeVarints(batch.assocStrengths);
-    }
-    out.push({ first: batch.terms[0]!, shard });
-    batch = empty();
+    out.push({
+      first: batch.terms[0]!,
+      shard: { terms: batch.terms.join('\n'), counts: encodeVarints(batch.counts), docs: encodeVarints(batch.docs), tfs: encodeVarints(batch.tfs) },
+    });
+    batch = { terms: [], counts: [], docs: [], tfs: [], bytes: 0 };
   };
   terms.forEach((term, t) => {
     const start = offsets[t]!;
     const end = offsets[t + 1]!;
-    const associates = assoc.of(term);
-    // Rough encoded size: the term, ~1.5 bytes per delta, ~1.5 per tf, the associates.
-    const size = term.length + 3 * (end - start) + 2 + associates.reduce((sum, a) => sum + a.term.length + 4, 0);
+    // Rough encoded size: the term, ~1.5 bytes per delta, ~1.5 per tf.
+    const size = term.length + 3 * (end - start) + 2;
     if (batch.bytes > 0 && batch.bytes + size > TERM_SHARD_BYTES) flush();
     batch.terms.push(term);
     batch.counts.push(end - start);
@@ -186,8 +178,6 @@ function termShards(search: SerializedTextIndex, associations: Associations | nu
       last = docs[p]!;
       batch.tfs.push(tfs[p]!);
     }
-    batch.assocCounts.push(associates.length);
-    for (const a of associates) batch.assocTerms.push(a.term), batch.assocStrengths.push(Math.round(a.weight * 0xffff));
     batch.bytes += size;
   });
   flush();

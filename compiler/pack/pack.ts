@@ -8,7 +8,6 @@ import { BUNDLE_FORMAT_VERSION, type BundleChunk, type BundleVectors } from '../
 import type { IndexManifest } from '../../model/graph.js';
 import { TermCounter, TermIds, assembleTextIndex } from '../../runtime/search/bm25f.js';
 import { assembleChunkIndex } from '../../runtime/search/chunk-index.js';
-import { buildAssociations } from '../../runtime/search/associations.js';
 import type { QuantizedVectors } from '../../formats/bundle/vectors.js';
 import { withEnrichmentSections } from '../enrich/edges.js';
 import type { Graph } from '../graph/link.js';
@@ -54,7 +53,6 @@ export function packBundle(input: PackInput, options: PackOptions = {}): PackedB
   const counter = new TermCounter();
   const packs = packed.map((p) => (memo ? memoNodePack(memo, p.key, () => computeNodePack(p.node, memo.vocab, counter)) : computeNodePack(p.node, vocab, counter)));
   const { chunks, chunkTerms } = bundleChunks(packs);
-  const chunkSearch = assembleChunkIndex(chunkTerms, vocab.terms);
   const bundle: BundleContent = {
     format: BUNDLE_FORMAT_VERSION,
     // Who built it and at which HEAD is not part of what was built: two developers' bundles of the
@@ -66,9 +64,7 @@ export function packBundle(input: PackInput, options: PackOptions = {}): PackedB
     dangling: canonical(input.dangling),
     unresolved_ids: canonical(input.unresolved_ids),
     search: assembleTextIndex(packs, vocab.terms, packs.map((pack) => pack.keys)),
-    chunk_search: chunkSearch, // chunk_search: issue #10
-    // Learned from the chunk index alone, so it follows it byte for byte (incremental = full).
-    associations: buildAssociations(chunkSearch),
+    chunk_search: assembleChunkIndex(chunkTerms, vocab.terms), // chunk_search: issue #10
     chunks,
     vectors: input.vectors ? bundleVectors(input.vectors, chunks) : null,
   };

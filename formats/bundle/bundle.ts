@@ -29,7 +29,6 @@ export interface EncodedBundle {
   unresolved_ids?: unknown;
   search: unknown;
   chunk_search?: unknown; // chunk_search: issue #10
-  associations?: unknown;
   chunks: EncodedChunks;
   vectors: unknown;
 }
@@ -58,7 +57,6 @@ export function toEncoded(bundle: BundleContent, options: EncodeOptions = {}): E
     search: bundle.search ?? null,
     // Absent stays absent (older in-memory bundles), so decode(encode(b)) deep-equals b.
     ...(bundle.chunk_search !== undefined ? { chunk_search: bundle.chunk_search } : {}), // chunk_search: issue #10
-    ...(bundle.associations !== undefined ? { associations: bundle.associations } : {}),
     chunks: encodeChunks(bundle.chunks ?? [], nodes),
     vectors: bundle.vectors ?? null,
   };
@@ -87,7 +85,6 @@ export function fromEncoded(encoded: EncodedBundle, options: HydrateOptions = {}
     unresolved_ids: (encoded.unresolved_ids ?? []) as Bundle['unresolved_ids'],
     search: encoded.search,
     ...('chunk_search' in encoded ? { chunk_search: encoded.chunk_search } : {}), // chunk_search: issue #10
-    ...('associations' in encoded ? { associations: encoded.associations } : {}),
     chunks: null as unknown as BundleChunk[],
     vectors: encoded.vectors as Bundle['vectors'],
   };

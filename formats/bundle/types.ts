@@ -32,8 +32,6 @@ export interface Bundle {
   // chunk_search: issue #10
   /** Chunk-level term index for lexical chunk retrieval (runtime/search/chunk-index.ts); absent in older bundles. */
   chunk_search?: unknown;
-  /** Term associations learned from the chunks (runtime/search/associations.ts); absent in older bundles. */
-  associations?: unknown;
   /** Paragraph-level chunks of every node (BR-EMBEDDING-001 chunking), sorted by (node, position). */
   chunks: BundleChunk[];
   /** L2 only: one int8 vector per embeddable chunk; null at L1. */

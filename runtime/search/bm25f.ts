@@ -15,7 +15,6 @@ import { CHUNK, fold, tokenize } from './tokenizer.js';
 import { FIELDS, baseName, fieldTexts } from './fields.js';
 import { bytesToU16, bytesToU32, u16ToBytes, u32ToBytes } from '../../formats/bytes.js';
 import type { TermAlternative, TextHit, TextIndex } from './types.js';
-import { NO_ASSOCIATIONS, type Associations } from './associations.js';
 
 export const SEARCH_FORMAT = 'kdd-bm25f/1';
 
@@ -230,14 +229,11 @@ function isSerialized(data: unknown): data is SerializedTextIndex {
   return !!d && d.format === SEARCH_FORMAT && typeof d.terms === 'string' && d.offsets instanceof Uint8Array;
 }
 
-/**
- * Views the serialized arrays; builds the term map and the exact-match table. No tokenising.
- * `associations`: the bundle's restored term associations (none when it has none).
- */
-export function restoreTextIndex(data: unknown, nodes: readonly GraphNode[], associations: Associations = NO_ASSOCIATIONS): TextIndex {
+/** Views the serialized arrays; builds the term map and the exact-match table. No tokenising. */
+export function restoreTextIndex(data: unknown, nodes: readonly GraphNode[]): TextIndex {
   if (!isSerialized(data)) throw new Error(`Unsupported search index format (expected ${SEARCH_FORMAT})`);
   if (data.nodes !== nodes.length) throw new Error(`Search index covers ${data.nodes} nodes, bundle has ${nodes.length}`);
-  return new Bm25fIndex(data, nodes, associations);
+  return new Bm25fIndex(data, nodes);
 }
 
 class Bm25fIndex implements TextIndex {
@@ -258,11 +254,7 @@ class Bm25fIndex implements TextIndex {
   private readonly acc: Float64Array;
   private readonly groupAcc: Float64Array;
 
-  constructor(
-    data: SerializedTextIndex,
-    nodes: readonly GraphNode[],
-    private readonly associations: Associations,
-  ) {
+  constructor(data: SerializedTextIndex, nodes: readonly GraphNode[]) {
     this.size = data.nodes;
     this.terms = data.terms === '' ? [] : data.terms.split('\n');
     if (!isSorted(this.terms)) {
@@ -319,10 +311,6 @@ class Bm25fIndex implements TextIndex {
     let last = -1;
     for (let p = this.offsets[t]!; p < this.offsets[t + 1]!; p++) if (this.docs[p] !== last) (last = this.docs[p]!), df++;
     return df;
-  }
-
-  associates(term: string): readonly TermAlternative[] {
-    return this.associations.of(term);
   }
 
   fieldsOf(term: string, node: number): string[] {

@@ -1,8 +1,7 @@
 /**
  * Why a node ranked: the query terms it contains and in which fields, the translations / same-concept
- * words and the corpus's associated words that matched in place of the word typed, the exact id or
- * title it answered, whether its kind is the one asked for, and the graph path that carried score to
- * it from a matching node.
+ * words that matched in place of the word typed, the exact id or title it answered, whether its kind is
+ * the one asked for, and the graph path that carried score to it from a matching node.
  * Computed only for returned hits and only when asked (`explain: true`): it is small, but an agent's
  * token budget is better spent on specs by default.
  */
@@ -18,8 +17,6 @@ export interface TermMatch {
   fields: string[];
   /** When the term is a translation / same-concept word: the query term it stands for. */
   expanded_from?: string;
-  /** The term stands for `expanded_from` because this corpus associates the two (associations.ts). */
-  associated?: true;
 }
 
 export interface PathStep {
@@ -51,7 +48,7 @@ export function explainNode(index: KddIndex, analysis: QueryAnalysis, expansion:
     for (const alt of group) {
       const fields = index.text.fieldsOf(alt.term, node);
       if (fields.length === 0) continue;
-      matched.push(alt.term === typed ? { term: alt.term, fields } : { term: alt.term, fields, expanded_from: typed, ...(alt.associated && { associated: true as const }) });
+      matched.push(alt.term === typed ? { term: alt.term, fields } : { term: alt.term, fields, expanded_from: typed });
       break;
     }
   }

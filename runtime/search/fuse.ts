@@ -17,7 +17,6 @@ import { expandGraph, type Expansion } from './expand.js';
 import { isImpactQuestion, subjectGroups } from './impact-intent.js';
 import { analyzeQuery, lexicalScores, type QueryAnalysis } from './rank.js';
 import { topNodes } from './semantic.js';
-import { withAssociates } from './associations.js';
 
 /** How many top lexical matches spread their score over the graph. */
 const SEEDS = 8;
@@ -70,9 +69,7 @@ export function fuse(index: KddIndex, queryText: string, options: FuseOptions): 
   // A pre-analysed query (the site's prefix completion) is taken as given.
   const asked = options.analysis ?? analyzeQuery(queryText, (t) => index.text.docFrequency(t) > 0);
   // An impact question: rank by its subject, not by the words that frame it (impact-intent.ts).
-  const subject = isImpactQuestion(queryText, asked.terms) ? subjectGroups(asked.groups) : asked.groups;
-  // Each concept also stands for the words this corpus associates with it (associations.ts).
-  const analysis = { ...asked, groups: withAssociates(subject, index.text) };
+  const analysis = isImpactQuestion(queryText, asked.terms) ? { ...asked, groups: subjectGroups(asked.groups) } : asked;
   // Lexical base scores live in per-index scratch arrays (lex.total[node], lex.has(node)): no map.
   const lex = lexicalScores(index, analysis);
   const semantic = semanticScores(index, options.queryVector);

@@ -14,8 +14,6 @@ export interface TextHit {
 export interface TermAlternative {
   term: string;
   weight: number;
-  /** Added because the corpus associates it with a query word (associations.ts), not a translation. */
-  associated?: true;
 }
 
 export interface TextIndex {
@@ -32,11 +30,6 @@ export interface TextIndex {
   fieldsOf(term: string, node: number): string[];
   /** Number of nodes containing `term` (0 for unknown terms). */
   docFrequency(term: string): number;
-  /**
-   * Words the indexed corpus associates with `term` (runtime/search/associations.ts), strength
-   * 0–1 as `weight`, strongest first; empty for bundles packed without associations.
-   */
-  associates(term: string): readonly TermAlternative[];
   /** Number of indexed nodes. */
   readonly size: number;
 }

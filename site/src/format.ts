@@ -90,14 +90,6 @@ export interface TermShard {
   docs: Uint8Array;
   /** varint per posting: the full index's `field << 12 | tf`. */
   tfs: Uint8Array;
-  /**
-   * The terms' associates (runtime/search/associations.ts), absent when the bundle has none:
-   * varint per term: how many; then the associates of every term, in order, joined by `\n`, and
-   * one varint per associate: its strength as the bundle stores it (u16, 65535 = 1).
-   */
-  assoc_counts?: Uint8Array;
-  assoc_terms?: string;
-  assoc_strengths?: Uint8Array;
 }
 
 export interface KeyShard {

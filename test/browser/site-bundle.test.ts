@@ -75,15 +75,6 @@ describe('ShardedSearch', () => {
     expect(result.groups).toEqual(expected.groups);
   });
 
-  it('carries the term associations: a query with associates expands and ranks like the full bundle', async () => {
-    const expected = rank(full, { q: 'cart' });
-    expect(expected.groups.flat().some((alt) => alt.associated)).toBe(true);
-    const search = await sharded();
-    const { result } = await search.run((index) => rank(index, { q: 'cart' }));
-    expect(result.groups).toEqual(expected.groups);
-    expect(result.hits).toEqual(expected.hits);
-  });
-
   it('applies kind and layer filters like the full bundle', async () => {
     const search = await sharded();
     for (const request of [{ q: 'pedido', kinds: ['command'] }, { q: 'pedido', layers: ['01-domain'] }]) {

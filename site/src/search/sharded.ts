@@ -24,8 +24,6 @@ interface LoadedTerms {
   starts: number[];
   docs: number[];
   tfs: number[];
-  /** Associates of the shard's terms that have any (as the full index's `associates`). */
-  associates: Map<string, TermAlternative[]>;
 }
 
 /** Rounds of fetch-and-rerun before giving up (one is enough in practice; joined word pairs may need two). */
@@ -118,7 +116,6 @@ export class ShardedSearch {
       searchTerms: (groups, options) => this.searchTerms(groups, options),
       docFrequency: (term) => (this.termLoaded(term) ? this.inner.docFrequency(term) : 0),
       fieldsOf: (term, node) => (this.termLoaded(term) ? this.inner.fieldsOf(term, node) : []),
-      associates: (term) => (this.termLoaded(term) ? (this.termShards.get(shardFor(this.meta.terms, term))?.associates.get(term) ?? []) : []),
       lookup: (key) => this.lookup(key),
     };
   }
@@ -162,7 +159,7 @@ export class ShardedSearch {
       for (let i = 0; i < count; i++, p++) docs.push((last += deltas[p]!));
       starts.push(docs.length);
     }
-    this.termShards.set(shard, { terms, starts, docs, tfs, associates: shardAssociates(terms, data) });
+    this.termShards.set(shard, { terms, starts, docs, tfs });
   }
 
   private async loadKeyShard(shard: number): Promise<void> {
@@ -207,22 +204,6 @@ export class ShardedSearch {
     };
     return restoreTextIndex(data, this.stubs);
   }
-}
-
-/** The associates a term shard carries, by term (empty for sub-bundles of bundles without them). */
-function shardAssociates(terms: readonly string[], data: TermShard): Map<string, TermAlternative[]> {
-  const out = new Map<string, TermAlternative[]>();
-  if (!data.assoc_counts || data.assoc_terms === undefined || !data.assoc_strengths) return out;
-  const counts = decodeVarints(data.assoc_counts);
-  const names = data.assoc_terms === '' ? [] : data.assoc_terms.split('\n');
-  const strengths = decodeVarints(data.assoc_strengths);
-  let k = 0;
-  terms.forEach((term, i) => {
-    const count = counts[i] ?? 0;
-    if (count > 0) out.set(term, names.slice(k, k + count).map((name, j) => ({ term: name, weight: strengths[k + j]! / 0xffff })));
-    k += count;
-  });
-  return out;
 }
 
 /** A node with only what ranking reads (kind, layer); exact keys come from the key shards instead. */
