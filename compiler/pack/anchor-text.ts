@@ -20,7 +20,8 @@ const MAX_PIECES = 24;
 export function anchorTexts(nodes: readonly GraphNode[], edges: readonly GraphEdge[]): string[] {
   const position = new Map(nodes.map((node, i) => [node.id, i]));
   const pieces = nodes.map(() => new Set<string>());
-  const labels = new Map<string, RegExp>();
+  const labels = new Map<string, Label>();
+  const sectionPieces = new Map<string, Piece[]>();
   for (const edge of edges) {
     const from = position.get(edge.from_node);
     const to = position.get(edge.to_node);
@@ -29,18 +30,23 @@ export function anchorTexts(nodes: readonly GraphNode[], edges: readonly GraphEd
     if (set.size >= MAX_PIECES) continue;
     const alias = edge.metadata.display_alias;
     if (alias) set.add(alias);
-    const target = nodes[to]!;
     const labelKey = `${to}\u0000${alias ?? ''}`;
     let label = labels.get(labelKey);
-    if (!label) labels.set(labelKey, (label = linkLabel(target, alias)));
+    if (!label) labels.set(labelKey, (label = linkLabel(nodes[to]!, alias)));
     const section = edge.metadata.section;
-    for (const s of nodes[from]!.sections) {
-      if (section !== undefined && s.heading !== section) continue;
-      for (const piece of s.text.split(PIECE_END)) {
+    const source = nodes[from]!;
+    for (let k = 0; k < source.sections.length && set.size < MAX_PIECES; k++) {
+      if (section !== undefined && source.sections[k]!.heading !== section) continue;
+      const key = `${from}\u0000${k}`;
+      let list = sectionPieces.get(key);
+      if (!list) sectionPieces.set(key, (list = splitPieces(source.sections[k]!.text)));
+      for (const piece of list) {
         if (set.size >= MAX_PIECES) break;
-        label.lastIndex = 0;
-        if (!label.test(piece)) continue;
-        const words = piece.replace(label, ' ').trim();
+        // A plain substring test first: the whole-word pattern runs only on the few pieces that can match.
+        if (!label.names.some((name) => piece.lower.includes(name))) continue;
+        label.pattern.lastIndex = 0;
+        if (!label.pattern.test(piece.text)) continue;
+        const words = piece.text.replace(label.pattern, ' ').trim();
         if (words !== '') set.add(words);
       }
     }
@@ -48,13 +54,29 @@ export function anchorTexts(nodes: readonly GraphNode[], edges: readonly GraphEd
   return pieces.map((set) => [...set].join(' \n '));
 }
 
+interface Piece {
+  text: string;
+  lower: string;
+}
+
+interface Label {
+  /** Lower-cased names, for the substring test. */
+  names: string[];
+  pattern: RegExp;
+}
+
+function splitPieces(text: string): Piece[] {
+  return text.split(PIECE_END).map((piece) => ({ text: piece, lower: piece.toLowerCase() }));
+}
+
 /**
  * How a link to `target` reads once rendered in a section's text: its alias, its doc id (with which
  * `BR-001-AppointmentOverlap` begins) or its title (`[[Pet]]`), as a whole word.
  */
-function linkLabel(target: GraphNode, alias: string | undefined): RegExp {
-  const names = [alias, target.doc_id, target.title].filter((name): name is string => !!name).map(escapeRegExp);
-  return new RegExp(`(?<![\\p{L}\\p{N}])(?:${names.join('|')})(?![\\p{L}\\p{N}])`, 'giu');
+function linkLabel(target: GraphNode, alias: string | undefined): Label {
+  const names = [alias, target.doc_id, target.title].filter((name): name is string => !!name);
+  const pattern = new RegExp(`(?<![\\p{L}\\p{N}])(?:${names.map(escapeRegExp).join('|')})(?![\\p{L}\\p{N}])`, 'giu');
+  return { names: names.map((name) => name.toLowerCase()), pattern };
 }
 
 function escapeRegExp(text: string): string {
