@@ -6,8 +6,8 @@ import type { NodePack } from '../cache/pack-memo.js';
 import { chunkAll } from '../embed/chunk.js';
 
 /** Computes a node's products; new terms go into `vocab`. */
-export function computeNodePack(node: GraphNode, vocab: TermIds, counter?: TermCounter, anchor = ''): NodePack {
-  const text = nodeTerms(node, vocab, counter, anchor);
+export function computeNodePack(node: GraphNode, vocab: TermIds, counter?: TermCounter): NodePack {
+  const text = nodeTerms(node, vocab, counter);
   const chunkIds: string[] = [];
   const chunkRows: number[] = [];
   const pairs: number[] = [];

@@ -15,7 +15,6 @@ import { canonical } from '../../formats/canonical.js';
 import { memoNodePack, type NodePack, type PackMemo } from '../cache/pack-memo.js';
 import { computeNodePack } from './node-pack.js';
 import { packedEdges, packedNode } from '../cache/packed-node.js';
-import { anchorTexts } from './anchor-text.js';
 
 export interface PackedBundle {
   bytes: Uint8Array;
@@ -52,11 +51,7 @@ export function packBundle(input: PackInput, options: PackOptions = {}): PackedB
   if (memo) memo.used.clear();
   const vocab = memo?.vocab ?? new TermIds();
   const counter = new TermCounter();
-  const anchors = anchorTexts(nodes, input.edges);
-  const packs = packed.map((p, i) => {
-    const anchor = anchors[i]!;
-    return memo ? memoNodePack(memo, anchorKey(p.key, anchor), () => computeNodePack(p.node, memo.vocab, counter, anchor)) : computeNodePack(p.node, vocab, counter, anchor);
-  });
+  const packs = packed.map((p) => (memo ? memoNodePack(memo, p.key, () => computeNodePack(p.node, memo.vocab, counter)) : computeNodePack(p.node, vocab, counter)));
   const { chunks, chunkTerms } = bundleChunks(packs);
   const bundle: BundleContent = {
     format: BUNDLE_FORMAT_VERSION,
@@ -76,11 +71,6 @@ export function packBundle(input: PackInput, options: PackOptions = {}): PackedB
   const bytes = encodeBundle(bundle, { bodies: packed.map((p) => p.body), edges: packedEdges(input.edges, nodes), allocate: (size) => Buffer.allocUnsafeSlow(size) });
   const hash = bundleHash(bytes);
   return { bytes, hash, fileName: `kdd-${hash}.msgpack` };
-}
-
-/** A node's memo key: its content key, and its anchor text when it has one (other nodes' edits change it). */
-function anchorKey(key: string, anchor: string): string {
-  return anchor === '' ? key : createHash('sha256').update(key).update('\0').update(anchor).digest('hex');
 }
 
 export function bundleHash(bytes: Uint8Array): string {

@@ -16,8 +16,7 @@ import { FIELDS, baseName, fieldTexts } from './fields.js';
 import { bytesToU16, bytesToU32, u16ToBytes, u32ToBytes } from '../../formats/bytes.js';
 import type { TermAlternative, TextHit, TextIndex } from './types.js';
 
-// /2: the `anchor` field (seven fields; a /1 index's lengths hold six per node).
-export const SEARCH_FORMAT = 'kdd-bm25f/2';
+export const SEARCH_FORMAT = 'kdd-bm25f/1';
 
 export interface SerializedTextIndex {
   format: typeof SEARCH_FORMAT;
@@ -43,8 +42,6 @@ const K1 = 1.2;
 /** Share of the best score below which hits are not even sorted when a limit is given. */
 const TAIL_SHARE = 0.05;
 const NF = FIELDS.length;
-/** Anchor-only postings do not count in a term's document frequency (fields.ts says why). */
-const ANCHOR = FIELDS.findIndex((f) => f.name === 'anchor');
 
 /**
  * Tokenised text of one node, independent of its position: `lens` = tokens per field (FIELDS order,
@@ -76,8 +73,8 @@ export class TermCounter {
 }
 
 /** The terms of one node's fields ({@link NodeTerms}); `vocab` gets any new term. */
-export function nodeTerms(node: GraphNode, vocab: TermIds, scratch: TermCounter = new TermCounter(), anchor = ''): NodeTerms {
-  const texts = fieldTexts(node, anchor);
+export function nodeTerms(node: GraphNode, vocab: TermIds, scratch: TermCounter = new TermCounter()): NodeTerms {
+  const texts = fieldTexts(node);
   const lens = new Array<number>(NF);
   const out: number[] = [];
   const { seen, ids } = scratch;
@@ -312,7 +309,7 @@ class Bm25fIndex implements TextIndex {
     if (t === undefined) return 0;
     let df = 0;
     let last = -1;
-    for (let p = this.offsets[t]!; p < this.offsets[t + 1]!; p++) if (this.docs[p] !== last && this.tfs[p]! >>> 12 !== ANCHOR) (last = this.docs[p]!), df++;
+    for (let p = this.offsets[t]!; p < this.offsets[t + 1]!; p++) if (this.docs[p] !== last) (last = this.docs[p]!), df++;
     return df;
   }
 

@@ -1,9 +1,7 @@
 /**
  * Which text of a node goes into which search field, and how much each field weighs (BM25F).
  * `primary` holds the sections that state what the artefact is (description, purpose, declaration…);
- * `body` holds the rest. Ids and titles are short and decisive, so they weigh most. `anchor` holds what
- * other documents say where they link to the node; it adds to a node's score but not to a term's
- * document frequency (bm25f.ts), so a word's rarity is judged by what documents say of themselves.
+ * `body` holds the rest. Ids and titles are short and decisive, so they weigh most.
  */
 import type { GraphNode } from '../../model/graph.js';
 
@@ -22,9 +20,6 @@ export const FIELDS: readonly FieldSpec[] = [
   { name: 'heading', weight: 1.2, b: 0.5 },
   { name: 'primary', weight: 1.6, b: 0.7 },
   { name: 'body', weight: 1, b: 0.75 },
-  // What linking documents say about the node (compiler/pack/anchor-text.ts): other people's words
-  // for it, so light — 0.1 was the best of 0.1–1 on dev (docs/decisions/retrieval-generalization.md).
-  { name: 'anchor', weight: 0.1, b: 0.75 },
 ];
 export const FIELD_ID = 0;
 
@@ -39,8 +34,8 @@ export function baseName(path: string): string {
   return dot > 0 ? file.slice(0, dot) : file;
 }
 
-/** The text of each field of a node, in FIELDS order; `anchor` = its incoming links' text, computed by the pack stage. */
-export function fieldTexts(node: GraphNode, anchor = ''): string[] {
+/** The text of each field of a node, in FIELDS order. */
+export function fieldTexts(node: GraphNode): string[] {
   const primary: string[] = [];
   const body: string[] = [];
   const headings: string[] = [...node.tags];
@@ -56,7 +51,6 @@ export function fieldTexts(node: GraphNode, anchor = ''): string[] {
     headings.join(' \n '),
     primary.join(' \n '),
     body.join(' \n '),
-    anchor,
   ];
 }
 
