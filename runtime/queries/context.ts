@@ -14,6 +14,7 @@
  */
 import { warning, type KddWarning } from '../../model/errors.js';
 import { isAgentEdge } from '../../model/enrichment.js';
+import { compareBySpecificity } from '../../model/edges.js';
 import { implicitMark } from './answer-shapes.js';
 import type { KddIndex } from '../kdd-index.js';
 import { type GraphEdge, type GraphNode, type Kind, type Layer, type LayerViolation } from '../../model/graph.js';
@@ -226,9 +227,9 @@ function subgraph(index: KddIndex, returned: ReadonlySet<string>, respectLayers:
       const agent = isAgentEdge(edge);
       if (agent && !includeImplicit) continue;
       const key = `${edge.from_node}\u0000${edge.to_node}`;
+      // The pair is named by its most specific edge, as graph, impact and hints name it.
       const old = byPair.get(key);
-      const oldAgent = old !== undefined && isAgentEdge(old);
-      if (!old || (oldAgent && !agent) || (!agent && old.edge_type === 'WIKI_LINK' && edge.edge_type !== 'WIKI_LINK')) byPair.set(key, edge);
+      if (!old || compareBySpecificity(edge, old) < 0) byPair.set(key, edge);
     }
   }
   return [...byPair.values()].map((e) => ({ from_node: e.from_node, to_node: e.to_node, edge_type: e.edge_type, ...implicitMark(e) }));

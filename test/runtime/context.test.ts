@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { compile, packCompiled } from '../../compiler/pipeline.js';
 import type { KddIndex } from '../../runtime/kdd-index.js';
 import { loadIndex } from '../../runtime/load.js';
+import { compareBySpecificity } from '../../model/edges.js';
 import { context } from '../../runtime/queries/context.js';
 import { search } from '../../runtime/queries/search.js';
 import { estimateJsonTokens } from '../../runtime/tokens.js';
@@ -202,6 +203,18 @@ describe.skipIf(!existsSync(KDD_ENGINE))('context on the kdd-engine corpus', () 
     const r = context(index, { query_text: 'reglas de negocio para documentos', include_kinds: ['business-rule'] });
     expect(r.results.every((x) => x.kind === 'business-rule')).toBe(true);
     expect(ids(r)).toContain('BR:BR-DOCUMENT-001');
+  });
+
+  it('lists, for each pair of results, the most specific edge between them (as graph, impact and hints do)', () => {
+    const result = context(index, { query_text: 'flujo de indexación de documentos', min_score: 0, limit: 20, max_tokens: 100000 });
+    expect(result.graph_expansion.length).toBeGreaterThan(0);
+    for (const listed of result.graph_expansion) {
+      const between = index.bundle.edges.filter((e) => e.from_node === listed.from_node && e.to_node === listed.to_node && !e.layer_violation);
+      const best = [...between].sort(compareBySpecificity)[0]!;
+      expect(listed.edge_type).toBe(best.edge_type);
+    }
+    // The use case applies its rule: the typed edge, not the layer dependency stored beside it.
+    expect(result.graph_expansion).toContainEqual({ from_node: 'UC:UC-001', to_node: 'BR:BR-DOCUMENT-001', edge_type: 'UC_APPLIES_RULE' });
   });
 
   it('answers an English question about Spanish specs', () => {
