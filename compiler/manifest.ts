@@ -2,6 +2,7 @@
 import { INDEX_FORMAT_VERSION } from '../formats/index-dir/manifest.js';
 import type { IndexManifest } from '../model/graph.js';
 import type { DocumentRecord } from '../model/records.js';
+import { compareCodeUnits } from '../model/order.js';
 import type { GitFacts } from './git.js';
 import type { Graph } from './graph/link.js';
 
@@ -11,7 +12,7 @@ export function makeManifest(graph: Graph, records: readonly DocumentRecord[], g
   // `_shared/` holds cross-cutting specs of a multi-domain tree; it is not a domain of its own.
   const domains = [...new Set(graph.nodes.map((node) => node.domain).filter((domain): domain is string => domain !== null && domain !== '_shared'))].sort();
   const times = graph.nodes.map((node) => node.indexed_at).filter((time): time is string => time !== null).sort();
-  const sources = Object.fromEntries(records.map((record) => [record.node.source_file, record.node.source_hash]).sort(([a], [b]) => (a! < b! ? -1 : 1)));
+  const sources = Object.fromEntries(records.map((record) => [record.node.source_file, record.node.source_hash]).sort(([a], [b]) => compareCodeUnits(a!, b!)));
   return {
     version: INDEX_FORMAT_VERSION,
     kdd_version: KDD_VERSION,

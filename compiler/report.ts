@@ -1,6 +1,7 @@
 /** What a build hands back: the in-memory result of the stages and the report `kdd build` prints. */
 import type { GraphEdge, IndexManifest } from '../model/graph.js';
 import type { DocumentRecord } from '../model/records.js';
+import { compareCodeUnits } from '../model/order.js';
 import type { BuildWarning } from './diagnostics.js';
 import type { DomainEvent } from './events.js';
 import type { Graph } from './graph/link.js';
@@ -129,5 +130,5 @@ export function countBy(values: readonly string[]): Record<string, number> {
 }
 
 export function sortWarnings(warnings: BuildWarning[]): BuildWarning[] {
-  return warnings.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
+  return warnings.sort((a, b) => compareCodeUnits(a.file, b.file) || compareCodeUnits(a.code, b.code));
 }

@@ -9,6 +9,7 @@
  */
 import type { Kind } from '../../model/graph.js';
 import { KIND_TABLE } from '../../model/kinds.js';
+import { compareCodeUnits } from '../../model/order.js';
 import { tokenize } from './tokenizer.js';
 import type { TermAlternative } from './types.js';
 import { GENERAL_VOCABULARY } from './vocabulary.js';
@@ -120,7 +121,7 @@ function addGroups(lines: readonly string[], weight: number): void {
 addGroups(GROUPS, KDD_WEIGHT);
 addGroups(GENERAL_VOCABULARY, GENERAL_WEIGHT);
 const ALTERNATIVES = new Map<string, readonly TermAlternative[]>();
-for (const [s, others] of SYNONYMS) ALTERNATIVES.set(s, [...others].sort(([a], [b]) => (a < b ? -1 : 1)).map(([term, weight]) => ({ term, weight })));
+for (const [s, others] of SYNONYMS) ALTERNATIVES.set(s, [...others].sort(([a], [b]) => compareCodeUnits(a, b)).map(([term, weight]) => ({ term, weight })));
 
 // The words that ask for each kind are the kind table's `intent` (model/kinds.ts); stemmed here.
 const KIND_BY_STEM = new Map<string, Kind[]>();

@@ -3,6 +3,8 @@
  * (item = node or chunk, by position) → per-term slices, items ascending within a term, terms in
  * code-unit order. A counting sort: two passes over the lists, no per-posting allocation.
  */
+import { compareCodeUnits } from '../../model/order.js';
+
 export interface Postings {
   /** Ids (into the vocabulary) of the terms some item uses, sorted by term text. */
   used: number[];
@@ -52,7 +54,7 @@ export function termOrder(terms: readonly string[]): Uint32Array {
   const known = orders.get(terms);
   if (known && known.length === terms.length) return known;
   const from = known?.length ?? 0;
-  const added = Array.from({ length: terms.length - from }, (_, k) => from + k).sort((a, b) => (terms[a]! < terms[b]! ? -1 : 1));
+  const added = Array.from({ length: terms.length - from }, (_, k) => from + k).sort((a, b) => compareCodeUnits(terms[a]!, terms[b]!));
   const order = new Uint32Array(terms.length);
   let i = 0;
   let j = 0;
