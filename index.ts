@@ -3,10 +3,10 @@
  * Node-side: the compiler entry points and the library facade. The isomorphic runtime (pure,
  * synchronous queries over a loaded index) is re-exported for types and browser-safe loaders.
  */
-export { build, compile, packCompiled, packIndexDir } from './compiler/build.js';
-export type { BuildOptions, BuildReport, CompileOptions, CompileResult } from './compiler/build.js';
-export { buildIndex } from './compiler/incremental.js';
-export type { IndexBuildOptions, IndexBuildReport } from './compiler/incremental.js';
+export { build, compile, packCompiled, packIndexDir } from './compiler/pipeline.js';
+export type { BuildOptions, BuildReport, CompileOptions, CompileResult } from './compiler/pipeline.js';
+export { buildIndex } from './compiler/pipeline.js';
+export type { IndexBuildOptions, IndexBuildReport } from './compiler/pipeline.js';
 export type { Embedder } from './compiler/embed/embedder.js';
 export { openKnowledgeBase } from './library/knowledge-base.js';
 export type { ChunksCallOptions, KnowledgeBase, KnowledgeBaseOptions, KnowledgeBaseStats } from './library/knowledge-base.js';

@@ -12,7 +12,7 @@ import { readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { basename, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { compile, packCompiled } from '../compiler/build.js';
+import { compile, packCompiled } from '../compiler/pipeline.js';
 import { listSpecPaths } from '../compiler/read.js';
 import { DEFAULT_SEED, DEFAULT_SOURCE, generateCorpus } from './generate.js';
 import { markdownTable, type BenchContext, type Corpus, type Scenario } from './scenario.js';

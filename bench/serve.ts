@@ -18,7 +18,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { build } from '../compiler/build.js';
+import { build } from '../compiler/pipeline.js';
 import { loadBundle } from '../library/load-bundle.js';
 import { generateCorpus } from './generate.js';
 

@@ -4,7 +4,9 @@
  * build and merge reports only: timestamps here are wall-clock facts about this run and never reach
  * an artifact.
  */
-import type { IndexLevel, Kind, Layer } from '../model/graph.js';
+import type { IndexLevel, IndexManifest, Kind, Layer } from '../model/graph.js';
+import type { DocumentRecord } from '../model/records.js';
+import type { Graph } from './graph/link.js';
 
 export type DomainEvent =
   | { event: 'EVT-KDDDocument-Detected'; payload: { source_path: string; source_hash: string; kind: Kind; layer: Layer; detected_at: string } }
@@ -51,3 +53,26 @@ export type DomainEvent =
     };
 
 export const now = (): string => new Date().toISOString();
+
+/** One EVT-KDDDocument-Indexed per record the graph kept (a duplicate id's loser is not indexed), in record order. */
+export function indexedEvents(graph: Graph, records: readonly DocumentRecord[], durations: ReadonlyMap<DocumentRecord, number>, manifest: IndexManifest, embeddings: ReadonlyMap<string, number> = new Map()): DomainEvent[] {
+  const outDegree = new Map<string, number>();
+  for (const edge of graph.edges) outDegree.set(edge.from_node, (outDegree.get(edge.from_node) ?? 0) + 1);
+  const winners = new Map(graph.nodes.map((node) => [node.id, node]));
+  return records
+    .filter((record) => winners.get(record.node.id) === record.node)
+    .map((record) => ({
+      event: 'EVT-KDDDocument-Indexed' as const,
+      payload: {
+        document_id: record.node.doc_id,
+        source_path: record.node.source_file,
+        kind: record.node.kind,
+        node_id: record.node.id,
+        edge_count: outDegree.get(record.node.id) ?? 0,
+        embedding_count: embeddings.get(record.node.id) ?? 0,
+        index_level: manifest.index_level,
+        duration_ms: Math.round(durations.get(record) ?? 0),
+        indexed_at: now(),
+      },
+    }));
+}

@@ -1,149 +1,169 @@
 /**
- * What every build path shares: options, results, the manifest, the report and its events. The
- * paths themselves are `compileIncremental`/`buildIndex` (compiler/incremental.ts) and the public
- * entry points in compiler/build.ts.
+ * The build: read → extract → link → enrich → embed → emit → pack. Each stage is a function of its
+ * own module; this file only lists them in the order they run. What an earlier build left
+ * (compiler/incremental/) comes in as `earlier` and is only handed to the stages, which use it to
+ * skip work: the bytes never depend on it (docs/architecture.md).
+ *
+ * `compile` stops before any write and returns everything in memory (tests, eval, benchmarks);
+ * `buildIndex` (what `kdd build` calls) compiles against the previous build and writes `.kdd-index/`
+ * and `dist/`; `build` is a full `buildIndex`; `packIndexDir` packs committed artifacts.
  */
-import type { IndexManifest } from '../model/graph.js';
-import type { BuildWarning } from './diagnostics.js';
-import type { BundlePointer } from './pack/dist.js';
-import type { SemanticOptions } from './embed/semantic.js';
-import { now, type DomainEvent } from './events.js';
-import type { GitFacts } from './git.js';
-import type { Graph } from './graph/link.js';
-import type { DocumentRecord } from '../model/records.js';
+import { stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { createError } from '../model/errors.js';
+import { CACHE_DIR, recordCachePath } from './cache/record-cache.js';
+import { packMemoPath, readPackMemo } from './cache/pack-memo.js';
+import { saveCaches } from './cache/save.js';
+import { embed, semanticStage, type SemanticOptions } from './embed/semantic.js';
+import { emit } from './emit/emit.js';
+import { clearInterruptedBuild, markBuildFinished, markBuildStarted } from './emit/in-progress.js';
+import { readIndexDir } from './emit/read-index-dir.js';
+import { readEnrichments } from './enrich/artifact.js';
+import { applyEnrichments, enrichManifest } from './enrich/edges.js';
+import { indexedEvents } from './events.js';
+import { faultPoint } from './fault.js';
+import { readGitFacts } from './git.js';
+import { changedSince } from './git-changes.js';
+import { compare, linkRecords } from './graph/link.js';
+import { changesSince, sameGraphAs } from './incremental/changes.js';
+import { FROM_SCRATCH, previousBuild, type Earlier } from './incremental/earlier.js';
+import { keptBundle, rememberBundle } from './incremental/kept-bundle.js';
+import { previousGraph } from './incremental/relink.js';
+import { readSupply, reusedRecord } from './incremental/reuse.js';
+import { extractTree } from './kinds/extract-tree.js';
+import { makeManifest } from './manifest.js';
+import { refuseMassDelete } from './mass-delete.js';
+import type { BuildOptions, CompileOptions, IndexBuildOptions } from './options.js';
+import { indexDigest } from './pack/digest.js';
+import { writeDist } from './pack/dist.js';
+import { packBundle, type PackedBundle } from './pack/pack.js';
+import { startPhase } from './progress.js';
+import { DEFAULT_MAX_FILE_BYTES, readSources } from './read.js';
+import { indexBuildReport, sortWarnings, type CompileResult, type Compiled, type IndexBuildReport } from './report.js';
 
-/** Artifact schema version (semver): a major bump makes indexes unmergeable (IndexManifest). */
-export const INDEX_FORMAT_VERSION = '1.0.0';
-export const KDD_VERSION = '1.0';
+export type { BuildOptions, BuildMode, CompileOptions, IndexBuildOptions } from './options.js';
+export type { BuildReport, CompileResult, Compiled, IndexBuildReport, SkippedFile } from './report.js';
 
-export interface CompileOptions {
-  /** Specs root; every path in the artifacts is relative to it. */
-  specsDir: string;
-  /** Files over this size are skipped with FILE_TOO_LARGE. Default 1 MiB. */
-  maxFileBytes?: number;
-  /** Identifies the developer in `.kdd-index/manifest.json` (never in the bundle). */
-  indexedBy?: string | null;
-  /** Called after each file is extracted (progress line on TTYs). */
-  onProgress?: (done: number, total: number) => void;
-  /**
-   * Incremental builds: the only files that may differ from the previous index (from `git diff`,
-   * compiler/git-changes.ts); every other file it holds is taken as indexed, without reading it.
-   */
-  changedFiles?: ReadonlySet<string>;
-}
+/**
+ * The stages up to the artifacts, in memory. With the default `earlier` (nothing before) it is L1
+ * and writes nothing; `buildIndex` passes what the previous build left in `.kdd-index/`, and then
+ * embedding may read and write the vector cache there.
+ */
+export async function compile(options: CompileOptions & SemanticOptions & Pick<IndexBuildOptions, 'allowMassDelete'>, earlier: Earlier = FROM_SCRATCH): Promise<Compiled> {
+  const root = resolve(options.specsDir);
+  const tell = options.onProgress;
+  const reading = startPhase(tell, 'read');
+  const [read, git] = await Promise.all([readSources(root, options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, readSupply(earlier, options.changedFiles), tell && reading.step), readGitFacts(root)]);
+  reading.end(read.files.length + read.warnings.length);
 
-export interface BuildOptions extends CompileOptions, SemanticOptions {
-  /** Bundle folder. Default `dist` next to the current directory. */
-  outDir?: string;
-  /** Artifact folder. Default `.kdd-index`. */
-  indexDir?: string;
-}
+  const extracting = startPhase(tell, 'extract', read.files.length);
+  const extracted = extractTree(read.files, git.commitTimes, (path, hash, indexedAt) => reusedRecord(earlier, path, hash, indexedAt), tell && extracting.step);
+  extracting.end();
 
-export interface SkippedFile {
-  file: string;
-  reason: string;
-}
+  // L3 (#9): agent edges and summaries from `.kdd-index/enrichments/`, current ones only.
+  const enrichments = earlier.indexDir ? await readEnrichments(earlier.indexDir) : undefined;
+  faultPoint('link');
+  const linking = startPhase(tell, 'link', extracted.records.length);
+  const before = previousGraph(earlier, extracted.records, enrichments);
+  const enriched = applyEnrichments(before.graph ?? linkRecords(extracted.records, git.firstCommitTimes), enrichments);
+  linking.end();
 
-export interface CompileResult {
-  manifest: IndexManifest;
-  /** One per indexed document, sorted by source path (duplicates included; the graph keeps the first). */
-  records: DocumentRecord[];
-  graph: Graph;
-  warnings: BuildWarning[];
-  skipped: SkippedFile[];
-  events: DomainEvent[];
-  files: number;
-}
-
-export interface BuildReport {
-  files: number;
-  nodes: number;
-  edges: number;
-  nodes_by_kind: Record<string, number>;
-  edges_by_type: Record<string, number>;
-  layer_violations: number;
-  dangling_links: number;
-  index_level: IndexManifest['index_level'];
-  structure: IndexManifest['structure'];
-  warnings: BuildWarning[];
-  skipped: SkippedFile[];
-  bundle: BundlePointer;
-  index_dir: { written: number; removed: number };
-  events: DomainEvent[];
-  duration_ms: number;
-}
-
-export function report(result: CompileResult, bundle: BundlePointer, written: { written: string[]; removed: string[] }, duration: number): BuildReport {
-  const { graph, manifest } = result;
-  return {
-    files: result.files,
-    nodes: graph.nodes.length,
-    edges: graph.edges.length,
-    nodes_by_kind: countBy(graph.nodes.map((node) => node.kind)),
-    edges_by_type: countBy(graph.edges.map((edge) => edge.edge_type)),
-    layer_violations: graph.layer_violations.length,
-    dangling_links: graph.dangling.length,
-    index_level: manifest.index_level,
-    structure: manifest.structure,
-    warnings: result.warnings,
-    skipped: result.skipped,
-    bundle,
-    index_dir: { written: written.written.length, removed: written.removed.length },
-    events: result.events,
-    duration_ms: Math.round(duration),
+  const { graph } = enriched;
+  const manifest = enrichManifest(makeManifest(graph, extracted.records, git, options.indexedBy ?? null), enriched.applied);
+  const since = await changesSince(earlier, read.files, graph, extracted.reindexed, git.headTime);
+  const compiled: Compiled = {
+    manifest,
+    records: extracted.records,
+    graph,
+    warnings: sortWarnings([...earlier.warnings, ...read.warnings, ...extracted.warnings, ...graph.warnings, ...enriched.warnings]),
+    skipped: [...read.warnings.map((w) => ({ file: w.file, reason: w.code })), ...extracted.skipped].sort((a, b) => compare(a.file, b.file)),
+    events: [...since.events, ...extracted.events, ...indexedEvents(graph, extracted.extracted, extracted.durations, manifest)],
+    files: read.files.length + read.warnings.length,
+    changes: since.changes,
+    tombstones: since.tombstones,
+    touched: new Set(extracted.extracted),
+    stamps: new Map(read.files.flatMap((file) => (file.stamp ? [[file.path, file.stamp] as const] : []))),
+    sameGraph: sameGraphAs(earlier, before.sameLinks, manifest),
+    relinked: before.relinked,
+    vectors: null,
   };
+  // Before anything is written (embedding writes the vector cache): a build that would wipe the index is refused (docs/integrity.md).
+  if (!options.allowMassDelete) refuseMassDelete(earlier.content, compiled);
+  return embed(compiled, earlier.indexDir, options, tell);
 }
 
-export function makeManifest(graph: Graph, records: readonly DocumentRecord[], git: Pick<GitFacts, 'commit' | 'commitTimes'>, indexedBy: string | null): IndexManifest {
-  // `_shared/` holds cross-cutting specs of a multi-domain tree; it is not a domain of its own.
-  const domains = [...new Set(graph.nodes.map((node) => node.domain).filter((domain): domain is string => domain !== null && domain !== '_shared'))].sort();
-  const times = graph.nodes.map((node) => node.indexed_at).filter((time): time is string => time !== null).sort();
-  const sources = Object.fromEntries(records.map((record) => [record.node.source_file, record.node.source_hash]).sort(([a], [b]) => (a! < b! ? -1 : 1)));
-  return {
-    version: INDEX_FORMAT_VERSION,
-    kdd_version: KDD_VERSION,
-    index_level: 'L1',
-    structure: graph.nodes.some((node) => node.domain !== null) ? 'multi-domain' : 'single-domain',
-    domains,
-    embedding_model: null,
-    embedding_dimensions: null,
-    indexed_at: times.at(-1) ?? null,
-    indexed_by: indexedBy,
-    git_commit: git.commit,
-    stats: { nodes: graph.nodes.length, edges: graph.edges.length, embeddings: 0, enrichments: 0 },
-    sources,
-  };
+/** `kdd build`: compile against what the last build left, then write `.kdd-index/` and `dist/`. */
+export async function buildIndex(options: IndexBuildOptions): Promise<IndexBuildReport> {
+  const started = performance.now();
+  const indexDir = resolve(options.indexDir ?? '.kdd-index');
+  const outDir = resolve(options.outDir ?? 'dist');
+  const tell = options.onProgress;
+  await requireSpecsDir(resolve(options.specsDir));
+  const cacheFiles = { records: options.recordCache ?? recordCachePath(indexDir), pack: options.recordCache === false ? null : packMemoPath(indexDir) };
+  const earlier = await previousBuild(indexDir, options.mode ?? 'auto', cacheFiles.records);
+  await clearInterruptedBuild(indexDir);
+  const changedFiles = options.since ? await changedSince(resolve(options.specsDir), options.since) : options.changedFiles;
+  const compiled = await compile({ ...options, changedFiles }, earlier);
+
+  await markBuildStarted(indexDir);
+  const emitting = startPhase(tell, 'emit', compiled.graph.nodes.length);
+  const written = await emit(indexDir, compiled, earlier);
+  emitting.end();
+
+  // The bundle is kept only when it is provably the one this index describes: same digest of what
+  // the pack reads, and its bytes still hash to its name (a torn or edited bundle is packed again).
+  // A kept version whose git time moved leaves the node files as they are (docs/decisions/index-times.md)
+  // but changes the digest (it covers every node's indexed_at), so the bundle is packed again.
+  const digest = indexDigest(compiled);
+  const checked = join(indexDir, CACHE_DIR, 'bundles.json');
+  const kept = earlier.fullReason === null && written.written.length === 0 && written.removed.length === 0 ? await keptBundle(outDir, digest, checked) : null;
+  const memo = kept === null && cacheFiles.pack ? await readPackMemo(cacheFiles.pack) : undefined;
+  let packed: PackedBundle | null = null;
+  if (!kept) {
+    faultPoint('pack');
+    const packing = startPhase(tell, 'pack', compiled.graph.nodes.length);
+    packed = packBundle({ ...compiled.graph, manifest: compiled.manifest, vectors: compiled.vectors }, { memo });
+    packing.end();
+  }
+  // Caches before the pointer: once kdd.json changes the build is over, for readers and hot swap alike.
+  const caches = saveCaches(indexDir, cacheFiles, compiled, earlier, written, memo, kept !== null);
+  const writing = startPhase(tell, 'write', 1);
+  const pointer = kept ? (await caches, kept) : await writeDist(outDir, packed!, compiled.manifest, caches, digest);
+  if (!kept) await rememberBundle(checked, outDir, pointer);
+  await markBuildFinished(indexDir);
+  writing.end();
+  return indexBuildReport(compiled, earlier.fullReason, pointer, written, kept !== null, performance.now() - started);
 }
 
-export function indexedEvents(graph: Graph, records: readonly DocumentRecord[], durations: ReadonlyMap<DocumentRecord, number>, manifest: IndexManifest, embeddings: ReadonlyMap<string, number> = new Map()): DomainEvent[] {
-  const outDegree = countBy(graph.edges.map((edge) => edge.from_node));
-  const winners = new Map(graph.nodes.map((node) => [node.id, node]));
-  return records
-    .filter((record) => winners.get(record.node.id) === record.node)
-    .map((record) => ({
-      event: 'EVT-KDDDocument-Indexed' as const,
-      payload: {
-        document_id: record.node.doc_id,
-        source_path: record.node.source_file,
-        kind: record.node.kind,
-        node_id: record.node.id,
-        edge_count: outDegree[record.node.id] ?? 0,
-        embedding_count: embeddings.get(record.node.id) ?? 0,
-        index_level: manifest.index_level,
-        duration_ms: Math.round(durations.get(record) ?? 0),
-        indexed_at: now(),
-      },
-    }));
+/** A full build: every file re-extracted, `.kdd-index/` and `dist/` written. */
+export async function build(options: BuildOptions): Promise<IndexBuildReport> {
+  return buildIndex({ ...options, mode: 'full' });
 }
 
-export function countBy(values: readonly string[]): Record<string, number> {
-  const counts: Record<string, number> = {};
-  for (const value of [...values].sort()) counts[value] = (counts[value] ?? 0) + 1;
-  return counts;
+/** The pack stage over an in-memory result (no vectors: `compile` is L1). */
+export function packCompiled(result: CompileResult): PackedBundle {
+  return packBundle({ ...result.graph, manifest: result.manifest });
 }
 
-export function sortWarnings(warnings: BuildWarning[]): BuildWarning[] {
-  return warnings.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
+/**
+ * `.kdd-index/` → bundle with no specs at hand (servers that receive committed indexes): link →
+ * enrich → embed → pack over the committed artifacts. Equal artifacts give an equal bundle: the pack
+ * is a function of the artifacts alone, vectors included (read from the committed vector cache; the
+ * model is needed only for chunks missing from it, and the cache is not written).
+ */
+export async function packIndexDir(indexDir: string, options: SemanticOptions = {}): Promise<PackedBundle> {
+  const dir = resolve(indexDir);
+  const { manifest, records } = await readIndexDir(dir);
+  const { graph } = applyEnrichments(linkRecords(records), await readEnrichments(dir));
+  const level = manifest.index_level === 'L1' ? 'L1' : options.level ?? 'L2';
+  const embedder = options.embedder ?? manifest.embedding_model?.replace(/@[^@]*$/, '') ?? undefined;
+  const semantic = await semanticStage(graph, manifest, dir, { ...options, level, embedder }, false);
+  return packBundle({ ...graph, manifest: semantic.manifest, vectors: semantic.vectors });
 }
 
-
+/** SPECS_NOT_FOUND unless `root` is a folder: a typo must not read as "every document deleted". */
+async function requireSpecsDir(root: string): Promise<void> {
+  const info = await stat(root).catch((error: NodeJS.ErrnoException) => error);
+  if (info instanceof Error) throw createError('SPECS_NOT_FOUND', { path: root, detail: info.code ?? info.message });
+  if (!info.isDirectory()) throw createError('SPECS_NOT_FOUND', { path: root, detail: 'a file, not a folder' });
+}

@@ -8,6 +8,7 @@ import { readdirSync, realpathSync, statSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { warning, type BuildWarning } from './diagnostics.js';
+import { forEachLimited } from './atomic.js';
 import { faultPoint } from './fault.js';
 
 /** Spec files: Markdown documents and Gherkin features. */
@@ -142,6 +143,8 @@ export async function scanSpecs(
   known: ReadonlyMap<string, SourceStamp> = new Map(),
   /** Path → hash of files known unchanged by other means (git, compiler/git-changes.ts): neither stat-ed nor read. */
   trusted: ReadonlyMap<string, string> = new Map(),
+  /** Told how many files are done, of how many, as the reads finish. */
+  onRead?: (done: number, total: number) => void,
 ): Promise<ScanResult> {
   const walked = walkSpecs(root);
   const { paths } = walked;
@@ -157,10 +160,13 @@ export async function scanSpecs(
     else unread.push(i);
   });
   let next = 0;
+  let done = paths.length - unread.length;
+  onRead?.(done, paths.length);
   const worker = async () => {
     for (let k = next++; k < unread.length; k = next++) {
       const i = unread[k]!;
       results[i] = await scanSource(root, paths[i]!, maxBytes, trustBefore);
+      onRead?.(++done, paths.length);
     }
   };
   await Promise.all(Array.from({ length: Math.min(READ_BATCH, unread.length) }, worker));
@@ -203,6 +209,41 @@ async function scanSource(root: string, path: string, maxBytes: number, trustBef
   } catch (error) {
     return warning('UNREADABLE_FILE', { file: path, detail: (error as NodeJS.ErrnoException).code ?? String(error) });
   }
+}
+
+/** What an earlier build lets the read stage skip (compiler/incremental/reuse.ts). */
+export interface ReadSupply {
+  /** Stamps a file may match to keep its hash unread. */
+  known?: ReadonlyMap<string, SourceStamp>;
+  /** Path → hash of files known unchanged (git): neither stat-ed nor read. */
+  trusted?: ReadonlyMap<string, string>;
+  /** Whether an unread file's previous record can be reused; when not, its bytes are read after all. */
+  reusable?: (file: ScannedFile) => boolean;
+}
+
+/**
+ * The read stage: every spec file under `root`, sorted, with its hash, and its text unless `supply`
+ * lets it go unread. A file left unread whose record cannot be reused is read here after all, so
+ * every file the extract stage must extract has its text.
+ */
+export async function readSources(root: string, maxBytes: number, supply: ReadSupply, onRead?: (done: number, total: number) => void): Promise<ScanResult> {
+  const scan = await scanSpecs(root, maxBytes, supply.known, supply.trusted, onRead);
+  const reusable = supply.reusable ?? (() => false);
+  const missing = scan.files.filter((file) => file.text === null && !reusable(file));
+  if (missing.length === 0) return scan;
+  const loaded = new Map<string, ScannedFile | BuildWarning>();
+  await forEachLimited(missing, async (file) => {
+    const source = await readSource(root, file.path, maxBytes);
+    loaded.set(file.path, 'hash' in source ? { ...source, stamp: source.hash === file.hash ? file.stamp : null } : source);
+  });
+  const files: ScannedFile[] = [];
+  const warnings = [...scan.warnings];
+  for (const file of scan.files) {
+    const replaced = loaded.get(file.path) ?? file;
+    if ('hash' in replaced) files.push(replaced);
+    else warnings.push(replaced);
+  }
+  return { files, warnings };
 }
 
 /** Every spec file read and hashed: a {@link scanSpecs} that trusts no previous stamp. */

@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path';
 import { loadBundle } from './load-bundle.js';
 import type { KddIndex } from '../runtime/kdd-index.js';
 import { loadIndex } from '../runtime/load.js';
-import { compile, packCompiled } from '../compiler/build.js';
+import { compile, packCompiled } from '../compiler/pipeline.js';
 import type { BuildWarning } from '../compiler/diagnostics.js';
 import { packBundle } from '../compiler/pack/pack.js';
 import { forEachLimited } from '../compiler/atomic.js';

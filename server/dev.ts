@@ -17,7 +17,7 @@ import { watch } from 'chokidar';
 import { writeAtomic } from '../compiler/atomic.js';
 import { readPointer, writeDist } from '../compiler/pack/dist.js';
 import type { BuildWarning } from '../compiler/diagnostics.js';
-import { buildIndex, type IndexBuildReport } from '../compiler/incremental.js';
+import { buildIndex, type IndexBuildReport } from '../compiler/pipeline.js';
 import { SKIPPED_DIRS, SPEC_EXTENSIONS } from '../compiler/read.js';
 import { createServer, type KddServer } from './http.js';
 import { DEV_MARKER, DEV_STATUS_FILE, type DevStatus } from '../site/src/dev-status.js';

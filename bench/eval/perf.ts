@@ -3,7 +3,7 @@
  * up to N nodes, packs the bundle, then measures `loadIndex` and `context` p50/p95.
  * Run: npx tsx bench/eval/perf.ts [N=10000] [specsDir]
  */
-import { compile } from '../../compiler/build.js';
+import { compile } from '../../compiler/pipeline.js';
 import { packBundle } from '../../compiler/pack/pack.js';
 import { loadIndex } from '../../runtime/load.js';
 import type { GraphEdge, GraphNode } from '../../model/graph.js';

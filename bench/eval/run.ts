@@ -17,7 +17,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { compile, packCompiled } from '../../compiler/build.js';
+import { compile, packCompiled } from '../../compiler/pipeline.js';
 import { loadIndex } from '../../runtime/load.js';
 import { context } from '../../runtime/queries/context.js';
 import { plainBm25 } from './baseline.js';

@@ -9,7 +9,7 @@
 import { mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { build, compile, packCompiled } from '../../compiler/build.js';
+import { build, compile, packCompiled } from '../../compiler/pipeline.js';
 import { extractDocument } from '../../compiler/kinds/extract.js';
 import { readSpecs } from '../../compiler/read.js';
 import { fixed, int, MB, median, repeat, withTarget, type BenchContext, type Corpus, type Scenario, type ScenarioReport } from '../scenario.js';

@@ -16,8 +16,8 @@ import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { packBundle } from '../../compiler/pack/pack.js';
 import { packMemoPath, readPackMemo, writePackMemo } from '../../compiler/cache/pack-memo.js';
-import { readIndex } from '../../compiler/emit/tombstones.js';
-import { buildIndex, compileIncremental } from '../../compiler/incremental.js';
+import { previousBuild } from '../../compiler/incremental/earlier.js';
+import { buildIndex, compile } from '../../compiler/pipeline.js';
 import { listSpecPaths } from '../../compiler/read.js';
 import { fixed, int, median, repeat, withTarget, type BenchContext, type Corpus, type Scenario, type ScenarioReport } from '../scenario.js';
 
@@ -47,7 +47,7 @@ const scenario: Scenario = {
         `One link added = append \`See [[X]].\` to one Markdown spec, X another spec of the tree (a new edge: only that document is linked again and its lines patched into \`edges.jsonl\`). Median of up to ${RUNS} runs.`,
         '`kdd build` process = the same edit, then `node build/cli/main.js build` run as a new process and timed from spawn to exit (Node start-up, module loading and a cold JIT included): what a pre-commit hook costs. Median of 3, after one untimed run that makes the caches belong to the compiled code (they are keyed by the code that wrote them).',
         'Unchanged tree = `buildIndex` with nothing edited: the bundle is kept, so this is every stage but the pack.',
-        'Split: the same edit timed stage by stage with `readIndex`, `compileIncremental` and `packBundle` called directly (one run; writes not included). Pack cold = `packBundle` without a memo (what every build did before the pack cache); pack cached = `packBundle(…, { memo })` with the memo `buildIndex` left in `.kdd-index/.cache/pack` (compiler/cache/pack-memo.ts), whose read and rewrite are timed in the next column (a rewrite of 0 ms: the file already holds all but a few entries and is left as it is, compiler/cache/rewrite-policy.ts); both give the same bytes (checked). It takes the path without the record cache: 10k node JSON files read back, every spec read and hashed; `buildIndex` itself reads the record cache (node text left undecoded), skips specs whose size/mtime/ctime stamp is unchanged, and restores the previous graph instead of linking when no link input changed, as with this edit (the unchanged-tree column shows the floor).',
+        'Split: the same edit timed stage by stage with `previousBuild` (no record cache), `compile` and `packBundle` called directly (one run; writes not included). Pack cold = `packBundle` without a memo (what every build did before the pack cache); pack cached = `packBundle(…, { memo })` with the memo `buildIndex` left in `.kdd-index/.cache/pack` (compiler/cache/pack-memo.ts), whose read and rewrite are timed in the next column (a rewrite of 0 ms: the file already holds all but a few entries and is left as it is, compiler/cache/rewrite-policy.ts); both give the same bytes (checked). It takes the path without the record cache: 10k node JSON files read back, every spec read and hashed; `buildIndex` itself reads the record cache (node text left undecoded), skips specs whose size/mtime/ctime stamp is unchanged, and restores the previous graph instead of linking when no link input changed, as with this edit (the unchanged-tree column shows the floor).',
         'The tree is a copy of the bench corpus in a temp folder outside git (no `git log` cost), left 2.1 s untouched before the first build: a file changed in the last 2 s is re-read and re-hashed by every build (racily clean), which would otherwise hit the whole fresh copy in the first runs.',
       ],
     };
@@ -99,10 +99,10 @@ async function measure(corpus: Corpus, context: BenchContext): Promise<string[]>
     context.log(`incremental: ${corpus.documents} docs — split`);
     await edit(RUNS + 1);
     started = performance.now();
-    const previous = await readIndex(dirs.indexDir);
+    const earlier = await previousBuild(dirs.indexDir, 'auto', false);
     const readMs = performance.now() - started;
     started = performance.now();
-    const result = await compileIncremental(dirs, previous, true, dirs.indexDir);
+    const result = await compile({ ...dirs, level: 'L1' }, earlier);
     const compileMs = performance.now() - started;
     started = performance.now();
     const cold = packBundle({ ...result.graph, manifest: result.manifest });

@@ -53,7 +53,7 @@ function standInEmbedder(): Embedder {
 }
 
 async function vectorFigures(corpora: Parameters<Scenario['run']>[0], context: Parameters<Scenario['run']>[1], report: ScenarioReport) {
-  const { build } = await import('../../compiler/build.js');
+  const { build } = await import('../../compiler/pipeline.js');
   const { loadIndex } = await import('../../runtime/load.js');
   const { context: contextQuery } = await import('../../runtime/queries/context.js');
   const embedder = standInEmbedder();

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
-import { buildIndex, type IndexBuildReport } from '../../compiler/incremental.js';
+import { buildIndex, type IndexBuildReport } from '../../compiler/pipeline.js';
 import { DEFAULT_DTYPE, DEFAULT_MODEL, DTYPE_FILE_SUFFIX, isModelDtype, type ModelDtype } from '../../compiler/embed/embedder.js';
+import type { BuildProgress } from '../../compiler/progress.js';
 import { DEFAULT_MAX_FILE_BYTES } from '../../compiler/read.js';
 import { writeSite } from '../../library/site.js';
 import { parseFlags, UsageError, type Command, type CliIO, type FlagTable } from '../command.js';
@@ -71,8 +72,8 @@ export const buildCommand: Command = {
 
 /** Redraws one line at most every 100 files: cheap enough for 10k-file trees. */
 function progressLine(io: CliIO) {
-  return (done: number, total: number) => {
-    if (total >= 200 && (done % 100 === 0 || done === total)) io.stderr(`\r\x1b[Kindexing ${done}/${total} files`);
+  return ({ phase, done, total }: BuildProgress) => {
+    if (phase === 'extract' && total !== null && total >= 200 && (done % 100 === 0 || done === total)) io.stderr(`\r\x1b[Kindexing ${done}/${total} files`);
   };
 }
 

@@ -12,7 +12,7 @@
  * - the three parts of a record read from the cache are remembered as bytes and written back verbatim.
  * - the graph the records linked to (edges in the bundle's column encoding, dangling links, layer
  *   violations, link warnings) rides along: when no record's link input changed, the next build
- *   takes it from here instead of linking again (compiler/incremental.ts).
+ *   takes it from here instead of linking again (compiler/incremental/relink.ts).
  *
  * Layout (compiler/cache/record-entries.ts): u32 (LE) header length, msgpack header, then per record
  * its light part, links and body.
@@ -121,7 +121,7 @@ export async function readRecordCache(file: string, manifestText: string): Promi
   }
 }
 
-/** Shape check (the edge columns themselves are checked when decoded, compiler/incremental.ts). */
+/** Shape check (the edge columns themselves are checked when decoded, compiler/incremental/relink.ts). */
 function isCachedGraph(value: unknown): value is CachedGraph {
   const graph = value as Partial<CachedGraph> | null | undefined;
   return !!graph && typeof graph.edges === 'object' && graph.edges !== null && Array.isArray(graph.dangling) && Array.isArray(graph.unresolved_ids) && Array.isArray(graph.layer_violations) && Array.isArray(graph.warnings);

@@ -20,7 +20,7 @@ import { createError, isKddError, toKddError, type ErrorCode } from '../../model
 import type { GraphNode } from '../../model/graph.js';
 import { readIndexDir } from '../emit/read-index-dir.js';
 import { linkRecords, type Graph } from '../graph/link.js';
-import { buildIndex } from '../incremental.js';
+import { buildIndex } from '../pipeline.js';
 import { excerpt, redact, type Agent } from './agent.js';
 import { ENRICHMENT_FORMAT, enrichmentFileName, ENRICHMENTS_DIR, readEnrichment, writeEnrichment, type Enrichment } from './artifact.js';
 import { buildPrompt, cacheKey, graphContext, neighbourhoodHash, PROMPT_VERSION, sha256, type GraphContext } from './prompt.js';

@@ -15,7 +15,7 @@ export { POINTER_FILE, type BundlePointer };
 /**
  * Writes the bundle, then the pointer. `ready`: work that must be over before the pointer moves
  * (the build's caches), done meanwhile: its writes overlap the bundle's. `indexDigest`: what the
- * bundle was packed from (compiler/incremental.ts), so the next build can tell a stale one.
+ * bundle was packed from (compiler/pack/digest.ts), so the next build can tell a stale one.
  */
 export async function writeDist(
   outDir: string,

@@ -19,7 +19,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Bundle } from '../../formats/bundle/types.js';
 import { createError } from '../../model/errors.js';
 import type { DanglingLink, GraphEdge, GraphNode, IndexManifest } from '../../model/graph.js';
-import { INDEX_FORMAT_VERSION, makeManifest } from '../pipeline.js';
+import { INDEX_FORMAT_VERSION, makeManifest } from '../manifest.js';
 import { stableJson } from '../../formats/canonical.js';
 import { sortTombstones, type IndexContent, type Tombstone } from '../emit/tombstones.js';
 import { now, type DomainEvent } from '../events.js';

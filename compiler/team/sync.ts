@@ -22,7 +22,7 @@ import type { IndexManifest } from '../../model/graph.js';
 import { git } from '../git.js';
 import { mergeAndWrite, type MergeWriteReport } from './merge-write.js';
 import { checkCompatible, manifestId } from './merge.js';
-import { INDEX_FORMAT_VERSION } from '../pipeline.js';
+import { INDEX_FORMAT_VERSION } from '../manifest.js';
 
 
 /** Where developers' indexes live inside a shared folder. */

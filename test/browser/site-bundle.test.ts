@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Packr } from 'msgpackr';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build } from '../../compiler/build.js';
+import { build } from '../../compiler/pipeline.js';
 import { packSiteBundle, writeSiteBundle } from '../../compiler/emit/site-bundle.js';
 import { decodeBundle } from '../../formats/bundle/bundle.js';
 import type { KddIndex } from '../../runtime/kdd-index.js';

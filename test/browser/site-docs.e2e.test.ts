@@ -14,7 +14,7 @@ import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { build as viteBuild } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build } from '../../compiler/build.js';
+import { build } from '../../compiler/pipeline.js';
 import { writeSite } from '../../library/site.js';
 import { createServer, type KddServer } from '../../server/http.js';
 import { KDD_ENGINE_SPECS, tempTree } from '../helpers/temp-tree.js';

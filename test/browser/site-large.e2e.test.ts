@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path';
 import { build as viteBuild } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateCorpus } from '../../bench/generate.js';
-import { build } from '../../compiler/build.js';
+import { build } from '../../compiler/pipeline.js';
 import { writeSite } from '../../library/site.js';
 import { createServer, type KddServer } from '../../server/http.js';
 import { CHROMIUM, hasChromium as chromiumPresent, launchChromium } from './_chromium.js';

@@ -1,7 +1,7 @@
 import { readFile, symlink, writeFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { build, compile } from '../../compiler/build.js';
+import { build, compile } from '../../compiler/pipeline.js';
 import { writeAtomic } from '../../compiler/atomic.js';
 import { removeTree, tempTree } from '../helpers/temp-tree.js';
 

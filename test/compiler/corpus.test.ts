@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { compile, packCompiled } from '../../compiler/build.js';
+import { compile, packCompiled } from '../../compiler/pipeline.js';
 import { KDD_ENGINE_SPECS } from '../helpers/temp-tree.js';
 
 const present = existsSync(KDD_ENGINE_SPECS);

@@ -2,7 +2,7 @@ import { readFile, readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build, packIndexDir } from '../../compiler/build.js';
+import { build, packIndexDir } from '../../compiler/pipeline.js';
 import { FIXTURES, removeTree, tempTree } from '../helpers/temp-tree.js';
 
 let files: Record<string, string> = {};

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { compile, type CompileResult } from '../../compiler/build.js';
+import { compile, type CompileResult } from '../../compiler/pipeline.js';
 import type { GraphNode } from '../../model/graph.js';
 import { FIXTURES } from '../helpers/temp-tree.js';
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildIndex } from '../../compiler/incremental.js';
+import { buildIndex } from '../../compiler/pipeline.js';
 import { runCli } from '../../cli/main.js';
 import { applyOp, opArbitrary, treeArbitrary, writeTree } from '../helpers/arbitrary-tree.js';
 import { capture } from '../helpers/cli-io.js';

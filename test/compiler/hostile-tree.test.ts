@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../cli/main.js';
-import { buildIndex, MASS_DELETE_MIN, type IndexBuildOptions } from '../../compiler/incremental.js';
+import { MASS_DELETE_MIN } from '../../compiler/mass-delete.js';
+import { buildIndex, type IndexBuildOptions } from '../../compiler/pipeline.js';
 import { capture } from '../helpers/cli-io.js';
 import { FIXTURES, removeTree } from '../helpers/temp-tree.js';
 

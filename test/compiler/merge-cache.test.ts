@@ -9,7 +9,7 @@ import { appendFile, cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CACHE_DIR, readRecordCache, recordCachePath } from '../../compiler/cache/record-cache.js';
-import { buildIndex } from '../../compiler/incremental.js';
+import { buildIndex } from '../../compiler/pipeline.js';
 import { BLOB_CACHE_FILE, MERGE_MEMO_FILE, mergeAndWrite, type MergeWriteOptions } from '../../compiler/team/merge-write.js';
 import { worthRewriting } from '../../compiler/cache/rewrite-policy.js';
 import { readIndexForMerge } from '../../compiler/team/merge-inputs.js';

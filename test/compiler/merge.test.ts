@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { compile, packCompiled } from '../../compiler/build.js';
+import { compile, packCompiled } from '../../compiler/pipeline.js';
 import type { Tombstone } from '../../compiler/emit/tombstones.js';
 import { packBundle } from '../../compiler/pack/pack.js';
 import { bundleSource, mergeIndexes, type MergeResult, type MergeSource } from '../../compiler/team/merge.js';

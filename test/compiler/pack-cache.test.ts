@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { compile } from '../../compiler/build.js';
+import { compile } from '../../compiler/pipeline.js';
 import { packBundle, type PackInput } from '../../compiler/pack/pack.js';
 import { createPackMemo, packMemoPath, readPackMemo, writePackMemo, type PackMemo } from '../../compiler/cache/pack-memo.js';
-import { buildIndex } from '../../compiler/incremental.js';
+import { buildIndex } from '../../compiler/pipeline.js';
 import { applyOp, opArbitrary, treeArbitrary, writeTree, type Tree } from '../helpers/arbitrary-tree.js';
 import { removeTree } from '../helpers/temp-tree.js';
 

@@ -3,13 +3,13 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Packr } from 'msgpackr';
 import { afterAll, describe, expect, it } from 'vitest';
-import { build } from '../../compiler/build.js';
+import { build } from '../../compiler/pipeline.js';
 import { canonical } from '../../formats/canonical.js';
 import { nodeFileText } from '../../compiler/emit/index-dir.js';
 import { readIndexDir } from '../../compiler/emit/read-index-dir.js';
 import { readRecordCache, restoreGraph } from '../../compiler/cache/record-cache.js';
 import { linkRecords } from '../../compiler/graph/link.js';
-import { buildIndex } from '../../compiler/incremental.js';
+import { buildIndex } from '../../compiler/pipeline.js';
 import { removeTree, tempTree } from '../helpers/temp-tree.js';
 
 const roots: string[] = [];

@@ -14,7 +14,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runCli } from '../../cli/main.js';
-import { build } from '../../compiler/build.js';
+import { build } from '../../compiler/pipeline.js';
 import { openKnowledgeBase, type KnowledgeBase } from '../../library/knowledge-base.js';
 import { QUERIES, type QueryName } from '../../runtime/queries/registry.js';
 import { createServer, type KddServer } from '../../server/http.js';

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MAX_CHARS, MIN_WORDS, chunkAll, chunkNode, slug, type Chunk } from '../../compiler/embed/chunk.js';
-import { compile } from '../../compiler/build.js';
+import { compile } from '../../compiler/pipeline.js';
 import type { GraphNode, Kind, NodeSection } from '../../model/graph.js';
 import { KDD_ENGINE_SPECS } from '../helpers/temp-tree.js';
 

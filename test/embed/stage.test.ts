@@ -4,7 +4,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { compile } from '../../compiler/build.js';
+import { compile } from '../../compiler/pipeline.js';
 import { embedStage } from '../../compiler/embed/stage.js';
 import type { GraphNode } from '../../model/graph.js';
 import { cosineTopK, toVectorStore } from '../../runtime/vectors.js';

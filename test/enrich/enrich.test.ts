@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../cli/main.js';
 import { enrichmentFileName } from '../../compiler/enrich/artifact.js';
 import { enrich, type EnrichOptions } from '../../compiler/enrich/enrich.js';
-import { buildIndex } from '../../compiler/incremental.js';
+import { buildIndex } from '../../compiler/pipeline.js';
 import { loadBundle } from '../../library/load-bundle.js';
 import { context } from '../../runtime/queries/context.js';
 import { graph } from '../../runtime/queries/graph.js';

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runCli } from '../../cli/main.js';
-import { build } from '../../compiler/build.js';
+import { build } from '../../compiler/pipeline.js';
 import { loadTransformersEmbedder } from '../../compiler/embed/transformers.js';
 import { loadBundle, openKnowledgeBase, type KnowledgeBase } from '../../index.js';
 import { FIXTURES } from '../helpers/temp-tree.js';

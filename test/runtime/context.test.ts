@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { compile, packCompiled } from '../../compiler/build.js';
+import { compile, packCompiled } from '../../compiler/pipeline.js';
 import type { KddIndex } from '../../runtime/kdd-index.js';
 import { loadIndex } from '../../runtime/load.js';
 import { context } from '../../runtime/queries/context.js';

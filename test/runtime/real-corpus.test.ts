@@ -15,7 +15,7 @@ const present = existsSync(SPECS);
 describe.skipIf(!present)('queries on the kdd-engine corpus', () => {
   let index: KddIndex;
   beforeAll(async () => {
-    const { compile, packCompiled } = await import('../../compiler/build.js');
+    const { compile, packCompiled } = await import('../../compiler/pipeline.js');
     index = await loadIndex(packCompiled(await compile({ specsDir: SPECS })).bytes);
   }, 60_000);
 

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { compile, packCompiled } from '../../compiler/build.js';
+import { compile, packCompiled } from '../../compiler/pipeline.js';
 import type { KddIndex } from '../../runtime/kdd-index.js';
 import { loadIndex } from '../../runtime/load.js';
 import { search, SEARCH_DEFAULTS } from '../../runtime/queries/search.js';

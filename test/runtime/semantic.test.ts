@@ -7,7 +7,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { build } from '../../compiler/build.js';
+import { build } from '../../compiler/pipeline.js';
 import type { Embedder } from '../../compiler/embed/embedder.js';
 import { loadTransformersEmbedder } from '../../compiler/embed/transformers.js';
 import { loadBundle } from '../../library/load-bundle.js';

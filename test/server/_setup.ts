@@ -6,7 +6,7 @@ import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from '../../compiler/build.js';
+import { build } from '../../compiler/pipeline.js';
 import { createServer, type KddServer, type ServeOptions } from '../../server/http.js';
 
 export const FIXTURE_SPECS = new URL('../fixtures/kinds/', import.meta.url).pathname;

@@ -200,7 +200,7 @@ describe('hot swap', () => {
     const other = join(dist.root, 'other');
     await copy(dist.specs, join(other, 'specs'), { recursive: true });
     await writeFile(join(other, 'specs', '01-domain', 'rules', 'BR-PEDIDO-009.md'), EXTRA_SPEC);
-    const { build } = await import('../../compiler/build.js');
+    const { build } = await import('../../compiler/pipeline.js');
     await build({ specsDir: join(other, 'specs'), outDir: join(other, 'dist'), indexDir: join(other, '.kdd-index') });
     const merged = await mergeAndWrite({ paths: [join(dist.root, '.kdd-index'), join(other, '.kdd-index')], outDir: dist.dist });
     expect(merged.cache.dir).toBe(join(dist.dist, '.cache'));

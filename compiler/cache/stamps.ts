@@ -1,0 +1,60 @@
+/**
+ * Size and times of files (spec sources and `.kdd-index/` artifacts): what lets a build trust a file
+ * as the previous build left it without reading it. A stamp that moved means "read it again".
+ */
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { DocumentRecord } from '../../model/records.js';
+import { nodeFilePath, type IndexDirWrite } from '../emit/index-dir.js';
+import type { Graph } from '../graph/link.js';
+import type { SourceStamp } from '../read.js';
+import type { ArtifactStamp } from './record-cache.js';
+
+/** The whole-tree files a link pass writes. */
+export const EDGE_FILES = ['edges/edges.jsonl', 'edges/dangling.jsonl'];
+
+/** Size and times of each of `paths` under `dir` that exists (synchronous: 10k stats in tens of ms). */
+export function stampFiles(dir: string, paths: readonly string[]): Map<string, ArtifactStamp> {
+  const stamps = new Map<string, ArtifactStamp>();
+  for (const path of paths) {
+    const info = statSync(join(dir, path), { throwIfNoEntry: false });
+    if (info) stamps.set(path, { size: info.size, mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs });
+  }
+  return stamps;
+}
+
+/** Whether every file of `paths` is still as the previous build stamped it. */
+export function unchangedFiles(dir: string, paths: readonly string[], known: ReadonlyMap<string, ArtifactStamp> | null): boolean {
+  if (!known) return false;
+  const now = stampFiles(dir, paths);
+  return paths.every((path) => sameStamp(known.get(path), now.get(path)));
+}
+
+export function sameStamps(a: ReadonlyMap<string, SourceStamp> | null, b: ReadonlyMap<string, SourceStamp>): boolean {
+  if (!a || a.size !== b.size) return false;
+  for (const [path, x] of b) {
+    const y = a.get(path);
+    if (!y || y.size !== x.size || y.mtimeMs !== x.mtimeMs || y.ctimeMs !== x.ctimeMs || y.hash !== x.hash) return false;
+  }
+  return true;
+}
+
+/** Whether two stamps are of the same file state. */
+export function sameStamp(a: ArtifactStamp | undefined, b: ArtifactStamp | undefined): boolean {
+  return a !== undefined && b !== undefined && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs;
+}
+
+/**
+ * Stamps of the edge files and of every node file the index holds after this build (winners only),
+ * for the record cache. A node file this build neither wrote nor found changed keeps the stamp it
+ * was checked against: only the files just written are stat-ed again.
+ */
+export function artifactStamps(dir: string, result: { graph: Graph; records: readonly DocumentRecord[] }, written: IndexDirWrite, checked: ReadonlyMap<string, ArtifactStamp>): Map<string, ArtifactStamp> {
+  const winners = new Map(result.graph.nodes.map((node) => [node.id, node]));
+  const paths = result.records.filter((record) => winners.get(record.node.id) === record.node).map(nodeFilePath);
+  const rewritten = new Set(written.written);
+  const stale = paths.filter((path) => rewritten.has(path) || !checked.has(path));
+  const stamps = stampFiles(dir, [...EDGE_FILES, ...stale]);
+  for (const path of paths) if (!stamps.has(path) && checked.has(path)) stamps.set(path, checked.get(path)!);
+  return stamps;
+}

@@ -1,0 +1,63 @@
+/**
+ * The extract stage over a whole tree: every read file, in sorted path order, becomes a record —
+ * the previous one when `reuse` supplies it (same bytes), else {@link extractDocument}'s. Duplicates
+ * stay in that order: the link stage keeps the first record of each id.
+ */
+import type { DocumentRecord } from '../../model/records.js';
+import type { BuildWarning } from '../diagnostics.js';
+import { now, type DomainEvent } from '../events.js';
+import { faultPoint } from '../fault.js';
+import type { ScannedFile } from '../read.js';
+import type { SkippedFile } from '../report.js';
+import { extractDocument } from './extract.js';
+
+export interface Extracted {
+  /** One per file that gave a record, in path order (reused and extracted alike). */
+  records: DocumentRecord[];
+  /** The records extracted in this run (not reused), in path order: their node files are written. */
+  extracted: DocumentRecord[];
+  /** Paths of {@link extracted}. */
+  reindexed: string[];
+  /** Extraction time per extracted record (EVT-KDDDocument-Indexed `duration_ms`). */
+  durations: Map<DocumentRecord, number>;
+  /** EVT-KDDDocument-Detected and -Parsed per extracted file, in path order. */
+  events: DomainEvent[];
+  warnings: BuildWarning[];
+  skipped: SkippedFile[];
+}
+
+/** `reuse(path, hash, indexedAt)`: the previous record of a file with the same bytes (compiler/incremental/reuse.ts), or undefined. */
+export function extractTree(
+  files: readonly ScannedFile[],
+  commitTimes: ReadonlyMap<string, string>,
+  reuse: (path: string, hash: string, indexedAt: string | null) => DocumentRecord | undefined,
+  onExtracted?: (done: number, total: number) => void,
+): Extracted {
+  const out: Extracted = { records: [], extracted: [], reindexed: [], durations: new Map(), events: [], warnings: [], skipped: [] };
+  files.forEach((file, index) => {
+    const indexedAt = commitTimes.get(file.path) ?? null;
+    const reused = reuse(file.path, file.hash, indexedAt);
+    if (reused) out.records.push(reused);
+    else {
+      const started = performance.now();
+      faultPoint('extract');
+      // The read stage loaded every file whose record is not reused.
+      const outcome = extractDocument({ path: file.path, text: file.text ?? '', hash: file.hash }, { indexedAt });
+      out.warnings.push(...outcome.warnings);
+      if (outcome.status === 'skipped') out.skipped.push({ file: file.path, reason: outcome.reason });
+      else {
+        const { node } = outcome.record;
+        out.records.push(outcome.record);
+        out.extracted.push(outcome.record);
+        out.reindexed.push(file.path);
+        out.durations.set(outcome.record, performance.now() - started);
+        out.events.push(
+          { event: 'EVT-KDDDocument-Detected', payload: { source_path: file.path, source_hash: file.hash, kind: node.kind, layer: node.layer, detected_at: now() } },
+          { event: 'EVT-KDDDocument-Parsed', payload: { document_id: node.doc_id, source_path: file.path, kind: node.kind, ...outcome.facts, parsed_at: now() } },
+        );
+      }
+    }
+    onExtracted?.(index + 1, files.length);
+  });
+  return out;
+}

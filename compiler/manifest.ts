@@ -1,0 +1,30 @@
+/** The index manifest (`.kdd-index/manifest.json`): what the index was built from, and its version. */
+import type { IndexManifest } from '../model/graph.js';
+import type { DocumentRecord } from '../model/records.js';
+import type { GitFacts } from './git.js';
+import type { Graph } from './graph/link.js';
+
+/** Artifact schema version (semver): a major bump makes indexes unmergeable (IndexManifest). */
+export const INDEX_FORMAT_VERSION = '1.0.0';
+export const KDD_VERSION = '1.0';
+
+export function makeManifest(graph: Graph, records: readonly DocumentRecord[], git: Pick<GitFacts, 'commit' | 'commitTimes'>, indexedBy: string | null): IndexManifest {
+  // `_shared/` holds cross-cutting specs of a multi-domain tree; it is not a domain of its own.
+  const domains = [...new Set(graph.nodes.map((node) => node.domain).filter((domain): domain is string => domain !== null && domain !== '_shared'))].sort();
+  const times = graph.nodes.map((node) => node.indexed_at).filter((time): time is string => time !== null).sort();
+  const sources = Object.fromEntries(records.map((record) => [record.node.source_file, record.node.source_hash]).sort(([a], [b]) => (a! < b! ? -1 : 1)));
+  return {
+    version: INDEX_FORMAT_VERSION,
+    kdd_version: KDD_VERSION,
+    index_level: 'L1',
+    structure: graph.nodes.some((node) => node.domain !== null) ? 'multi-domain' : 'single-domain',
+    domains,
+    embedding_model: null,
+    embedding_dimensions: null,
+    indexed_at: times.at(-1) ?? null,
+    indexed_by: indexedBy,
+    git_commit: git.commit,
+    stats: { nodes: graph.nodes.length, edges: graph.edges.length, embeddings: 0, enrichments: 0 },
+    sources,
+  };
+}
