@@ -11,6 +11,7 @@
 import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { createError } from '../model/errors.js';
+import type { BuildWarning } from './diagnostics.js';
 import { CACHE_DIR, recordCachePath } from './cache/record-cache.js';
 import { packMemoPath, readPackMemo } from './cache/pack-memo.js';
 import { saveCaches } from './cache/save.js';
@@ -57,7 +58,8 @@ export async function compile(options: CompileOptions & SemanticOptions & Pick<I
   reading.end(read.files.length + read.warnings.length);
 
   const extracting = startPhase(tell, 'extract', read.files.length);
-  const extracted = extractTree(read.files, git.commitTimes, (path, hash, indexedAt) => reusedRecord(earlier, path, hash, indexedAt), tell && extracting.step);
+  const mismatched: BuildWarning[] = [];
+  const extracted = extractTree(read.files, git.commitTimes, (file, indexedAt) => reusedRecord(earlier, file, indexedAt, (w) => mismatched.push(w)), tell && extracting.step);
   extracting.end();
 
   // L3 (#9): agent edges and summaries from `.kdd-index/enrichments/`, current ones only.
@@ -75,7 +77,7 @@ export async function compile(options: CompileOptions & SemanticOptions & Pick<I
     manifest,
     records: extracted.records,
     graph,
-    warnings: sortWarnings([...earlier.warnings, ...read.warnings, ...extracted.warnings, ...graph.warnings, ...enriched.warnings]),
+    warnings: sortWarnings([...earlier.warnings, ...mismatched, ...read.warnings, ...extracted.warnings, ...graph.warnings, ...enriched.warnings]),
     skipped: [...read.warnings.map((w) => ({ file: w.file, reason: w.code })), ...extracted.skipped].sort((a, b) => compare(a.file, b.file)),
     events: [...since.events, ...extracted.events, ...indexedEvents(graph, extracted.extracted, extracted.durations, manifest)],
     files: read.files.length + read.warnings.length,

@@ -26,17 +26,17 @@ export interface Extracted {
   skipped: SkippedFile[];
 }
 
-/** `reuse(path, hash, indexedAt)`: the previous record of a file with the same bytes (compiler/incremental/reuse.ts), or undefined. */
+/** `reuse(file, indexedAt)`: the previous record of a file with the same bytes (compiler/incremental/reuse.ts), or undefined. */
 export function extractTree(
   files: readonly ScannedFile[],
   commitTimes: ReadonlyMap<string, string>,
-  reuse: (path: string, hash: string, indexedAt: string | null) => DocumentRecord | undefined,
+  reuse: (file: ScannedFile, indexedAt: string | null) => DocumentRecord | undefined,
   onExtracted?: (done: number, total: number) => void,
 ): Extracted {
   const out: Extracted = { records: [], extracted: [], reindexed: [], durations: new Map(), events: [], warnings: [], skipped: [] };
   files.forEach((file, index) => {
     const indexedAt = commitTimes.get(file.path) ?? null;
-    const reused = reuse(file.path, file.hash, indexedAt);
+    const reused = reuse(file, indexedAt);
     if (reused) out.records.push(reused);
     else {
       const started = performance.now();
