@@ -1,23 +1,23 @@
 /**
  * `kdd site [DIR]` (#7): puts the static site next to a bundle. Copies the prebuilt app
  * (`npm run build:site` → `build/site-app/`, built once at package build time) into DIR and writes
- * the search sub-bundle (compiler/emit/site-bundle.ts) for the bundle DIR's `kdd.json` names, with
- * brotli and gzip copies of the app, the sub-bundle and the bundle (compiler/emit/precompress.ts).
+ * the search sub-bundle (compiler/pack/site-bundle.ts) for the bundle DIR's `kdd.json` names, with
+ * brotli and gzip copies of the app, the sub-bundle and the bundle (compiler/pack/precompress.ts).
  * Node-only; the browser code lives in site/src/.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { cp, readFile, rm } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { writeCompressedCopies, writeCompressedCopiesOf } from '../compiler/emit/precompress.js';
-import { packSiteBundle, writeSiteBundle } from '../compiler/emit/site-bundle.js';
-import { packSiteDocs, writeSiteDocs } from '../compiler/emit/site-docs.js';
+import { writeCompressedCopies, writeCompressedCopiesOf } from '../compiler/pack/precompress.js';
+import { packSiteBundle, writeSiteBundle } from '../compiler/pack/site-bundle.js';
+import { packSiteDocs, writeSiteDocs } from '../compiler/pack/site-docs.js';
 import { decodeBundle } from '../formats/bundle/bundle.js';
 import { POINTER_FILE } from '../formats/bundle/types.js';
 import { createError } from '../model/errors.js';
 import { parsePointer } from '../runtime/load.js';
-import type { DocsPointer } from '../site/src/doc-format.js';
-import type { SitePointer } from '../site/src/format.js';
+import type { DocsPointer } from '../formats/site-docs.js';
+import type { SitePointer } from '../formats/site-bundle.js';
 
 /** The app's asset folder inside DIR (vite `assetsDir`): replaced wholesale on each copy. */
 export const SITE_ASSETS = 'kdd-site-assets';
@@ -27,7 +27,7 @@ export interface WriteSiteOptions {
   appDir?: string;
   /**
    * The specs tree the bundle was built from: each spec is rendered to HTML for its node page
-   * (compiler/emit/site-docs.ts). Without it node pages show the extracted fields only.
+   * (compiler/pack/site-docs.ts). Without it node pages show the extracted fields only.
    */
   specsDir?: string;
 }

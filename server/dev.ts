@@ -20,8 +20,8 @@ import type { BuildWarning } from '../compiler/diagnostics.js';
 import { buildIndex, type IndexBuildReport } from '../compiler/pipeline.js';
 import { SKIPPED_DIRS, SPEC_EXTENSIONS } from '../compiler/read.js';
 import { createServer, type KddServer } from './http.js';
-import { DEV_MARKER, DEV_STATUS_FILE, type DevStatus } from '../site/src/dev-status.js';
-import { writeCompressedCopies } from '../compiler/emit/precompress.js';
+import { DEV_MARKER, DEV_STATUS_FILE, type DevStatus } from '../formats/dev-status.js';
+import { writeCompressedCopies } from '../compiler/pack/precompress.js';
 import { writeDocuments, writeSearchBundle, writeSite } from '../library/site.js';
 
 export { DEV_STATUS_FILE, type DevStatus };

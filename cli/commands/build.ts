@@ -1,10 +1,10 @@
 import { resolve } from 'node:path';
 import { buildIndex, type IndexBuildReport } from '../../compiler/pipeline.js';
 import { DEFAULT_DTYPE, DEFAULT_MODEL, DTYPE_FILE_SUFFIX, isModelDtype, type ModelDtype } from '../../compiler/embed/embedder.js';
-import type { BuildProgress } from '../../compiler/progress.js';
 import { DEFAULT_MAX_FILE_BYTES } from '../../compiler/read.js';
 import { writeSite } from '../../library/site.js';
-import { parseFlags, UsageError, type Command, type CliIO, type FlagTable } from '../command.js';
+import { parseFlags, UsageError, type Command, type FlagTable } from '../command.js';
+import { progressDisplay } from '../progress.js';
 
 /** Every `kdd build` flag: what it parses and what `kdd build --help` prints. */
 const BUILD_FLAGS = {
@@ -26,6 +26,8 @@ const BUILD_FLAGS = {
   // Also write the static docs site (and its search sub-bundle) next to the bundle (#7).
   site: { type: 'boolean', default: false, description: 'Also write the static search site next to the bundle (as kdd site does)' },
   json: { type: 'boolean', default: false, description: 'Print the machine report (counts, warnings, domain events) as JSON' },
+  // Progress goes to stderr: one redrawn line on a terminal, a line per phase (and every few seconds within one) elsewhere.
+  quiet: { type: 'boolean', default: false, description: 'Print no progress (the summary, warnings and errors are still printed)' },
   strict: { type: 'boolean', default: false, description: 'Exit with code 1 when the build reported any warning' },
   // CI gate (CMD-001): layer violations are reported, never rejected, unless this is given.
   'fail-on-violations': { type: 'boolean', default: false, description: 'Exit with code 1 when an edge breaks the layer rule (BR-LAYER-001); a CI gate' },
@@ -45,7 +47,7 @@ export const buildCommand: Command = {
     if (values.incremental && values.full) throw new UsageError('--incremental and --full exclude each other');
     if (values.since !== undefined && values.full) throw new UsageError('--since and --full exclude each other');
     if (values.head !== undefined && values.since === undefined) throw new UsageError('--head needs --since');
-    const progress = io.isTTY && !values.json ? progressLine(io) : undefined;
+    const progress = values.quiet ? undefined : progressDisplay(io.stderr, io.isTTY);
     const report = await buildIndex({
       mode: values.full ? 'full' : values.incremental ? 'incremental' : 'auto',
       specsDir: resolve(io.cwd, positionals[0] ?? 'specs'),
@@ -55,13 +57,12 @@ export const buildCommand: Command = {
       allowMassDelete: values['allow-mass-delete'],
       maxFileBytes: values['max-file-bytes'] ? Number(values['max-file-bytes']) : undefined,
       since: values.since === undefined ? undefined : { base: values.since, head: values.head },
-      onProgress: progress,
+      onProgress: progress?.listener,
       level: values.level as 'auto' | 'L1' | 'L2',
       embedder: values.embedder,
       dtype: values.dtype as ModelDtype | undefined,
       modelsDir: values['models-dir'] ? resolve(io.cwd, values['models-dir']) : undefined,
-    });
-    if (progress) io.stderr('\r\x1b[K');
+    }).finally(() => progress?.finish()); // a failed build leaves no half-drawn line either
     const site = values.site ? await writeSite(resolve(io.cwd, values.out), { specsDir: resolve(io.cwd, positionals[0] ?? 'specs') }) : null;
     if (values.json) io.stdout(`${JSON.stringify(site ? { ...report, site } : report, null, 2)}\n`);
     else io.stdout(summary(report) + (site ? `  site: ${site.app_files.length} app files, search sub-bundle ${site.search?.total_bytes ?? 0} bytes, ${site.documents?.documents ?? 0} documents rendered\n` : ''));
@@ -69,13 +70,6 @@ export const buildCommand: Command = {
     return values['fail-on-violations'] && report.layer_violations > 0 ? 1 : 0;
   },
 };
-
-/** Redraws one line at most every 100 files: cheap enough for 10k-file trees. */
-function progressLine(io: CliIO) {
-  return ({ phase, done, total }: BuildProgress) => {
-    if (phase === 'extract' && total !== null && total >= 200 && (done % 100 === 0 || done === total)) io.stderr(`\r\x1b[Kindexing ${done}/${total} files`);
-  };
-}
 
 function table(counts: Record<string, number>): string {
   const width = Math.max(0, ...Object.keys(counts).map((key) => key.length));

@@ -6,7 +6,7 @@
  * only tags markdown-it itself writes. The browser sanitizes it once more before inserting it.
  */
 import MarkdownIt from 'markdown-it';
-import { SECTION_ID_PREFIX } from '../../site/src/doc-format.js';
+import { SECTION_ID_PREFIX } from '../../formats/site-docs.js';
 import { slug } from '../embed/chunk.js';
 import { LINK_KEYS } from '../kinds/markdown.js';
 import { dialectFor } from '../parse/gherkin-dialects.js';

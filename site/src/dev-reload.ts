@@ -5,7 +5,7 @@
  * (every published site) do nothing and send no request.
  */
 import { h } from './dom.js';
-import { DEV_STATUS_FILE, type DevStatus } from './dev-status.js';
+import { DEV_STATUS_FILE, type DevStatus } from '../../formats/dev-status.js';
 
 const POLL_MS = 250;
 

@@ -1,10 +1,10 @@
 /**
- * Worker side of the document pieces (site/src/doc-format.ts): the pointer once, then one bucket
+ * Worker side of the document pieces (formats/site-docs.ts): the pointer once, then one bucket
  * and one piece per node page. Pieces rendered for another bundle than the one `kdd.json` names
  * are ignored (the page then shows the extracted fields), never shown against the wrong graph.
  */
 import { parsePointer, POINTER_FILE } from '../../runtime/load.js';
-import { DOCS_FORMAT, DOCS_POINTER_FILE, docBucket, type DocBucket, type DocPiece, type DocsPointer } from './doc-format.js';
+import { DOCS_FORMAT, DOCS_POINTER_FILE, docBucket, type DocBucket, type DocPiece, type DocsPointer } from '../../formats/site-docs.js';
 
 export interface DocLoader {
   /** The node's rendered document, or null when the site has none for it. */

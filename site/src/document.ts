@@ -4,7 +4,7 @@
  * The diagram renderer is large, so it is imported only when a page has a diagram.
  */
 import DOMPurify from 'dompurify';
-import { SECTION_ID_PREFIX, type DocPiece } from './doc-format.js';
+import { SECTION_ID_PREFIX, type DocPiece } from '../../formats/site-docs.js';
 import { h } from './dom.js';
 
 const DIAGRAM = 'pre.mermaid';

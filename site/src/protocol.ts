@@ -6,8 +6,8 @@
 import type { ImpactResult } from '../../runtime/queries/impact.js';
 import type { HealthResult } from '../../runtime/queries/health.js';
 import type { ViolationsResult } from '../../runtime/queries/violations.js';
-import type { GraphNode } from '../../model/graph.js';
-import type { DocPiece } from './doc-format.js';
+import type { LayerMap, NodeView } from '../../formats/site-bundle.js';
+import type { DocPiece } from '../../formats/site-docs.js';
 
 export interface SearchRequest {
   q: string;
@@ -39,44 +39,6 @@ export interface SearchAnswer {
   /** Files fetched to answer this query (0 once the shards are cached). */
   fetched: number;
   ms: number;
-}
-
-export interface EdgeView {
-  edge_type: string;
-  /** The node at the other end. */
-  other: { id: string; title: string; kind: string; layer: string };
-  layer_violation: boolean;
-  section: string | null;
-}
-
-export interface NodeView {
-  /** The node; `sections` is empty when it has extracted fields (the page shows those instead). */
-  node: GraphNode;
-  outgoing: EdgeView[];
-  incoming: EdgeView[];
-  /** Wiki-link label (id, doc id, title, file name) → node id, for links inside field values. */
-  links: Record<string, string>;
-  dangling: string[];
-}
-
-/** A node as the layer map draws it. */
-export interface MapNode {
-  id: string;
-  title: string;
-  kind: string;
-  layer: string;
-}
-
-export interface LayerMap {
-  /** Layers that hold nodes, in hierarchy order; kinds in the kind table's order. */
-  layers: { layer: string; count: number; kinds: { kind: string; count: number; shown: MapNode[] }[] }[];
-  violations: { from: MapNode; to: MapNode; edge_type: string; section: string | null; explanation: string }[];
-  nodes: number;
-  edges: number;
-  dangling: number;
-  orphans: number;
-  /** False on large trees: only the ends of violations are listed under their kind. */
-  all_nodes_drawn: boolean;
 }
 
 /** A node of the graph page, `distance` hops from the centre. */
@@ -123,7 +85,7 @@ export interface Requests {
   impact: [{ id: string }, ImpactResult];
   violations: [Record<string, never>, ViolationsResult];
   health: [Record<string, never>, HealthResult];
-  /** The node's spec rendered as written (site/src/doc-format.ts), or null when the site has none. */
+  /** The node's spec rendered as written (formats/site-docs.ts), or null when the site has none. */
   doc: [{ id: string }, DocPiece | null];
   layers: [Record<string, never>, LayerMap];
 }

@@ -12,10 +12,10 @@ import { fetchIndex, parsePointer, POINTER_FILE } from '../../runtime/load.js';
 import type { KddIndex } from '../../runtime/kdd-index.js';
 import { KINDS, LAYERS } from '../../model/graph.js';
 import { createDocLoader } from './docs.js';
-import { SITE_FORMAT, SITE_POINTER_FILE, type GraphMeta, type ReportName, type SearchMeta, type SitePointer } from './format.js';
+import { type GraphMeta, type NodeView, type ReportName, SITE_FORMAT, SITE_POINTER_FILE, type SearchMeta, type SitePointer } from '../../formats/site-bundle.js';
 import { BundleGraph, ChunkedGraph, type GraphStore } from './graph/store.js';
 import { neighbourhood } from './graph/walk.js';
-import type { Info, InitMessage, NodeView, RequestMessage, RequestType, Requests, ResponseMessage, SearchAnswer, SearchRequest } from './protocol.js';
+import type { Info, InitMessage, RequestMessage, RequestType, Requests, ResponseMessage, SearchAnswer, SearchRequest } from './protocol.js';
 import type { SerializedTextIndex } from '../../runtime/search/bm25f.js';
 import { sortedVocabulary, type Vocabulary } from './search/prefix.js';
 import { rank, snippetOf } from './search/rank.js';
@@ -176,7 +176,7 @@ async function slotOf(store: GraphStore, id: string): Promise<number> {
   return slot;
 }
 
-/** The node page's one data call: the node, its edges both ways, its links (site/src/node-view.ts). */
+/** The node page's one data call: the node, its edges both ways, its links (runtime/views/node-view.ts). */
 async function nodeView(id: string): Promise<NodeView> {
   const store = await graphStore();
   return store.nodeView(await slotOf(store, id));
@@ -199,7 +199,7 @@ const handlers: { [K in RequestType]: (params: Requests[K][0]) => Promise<Reques
   violations: () => report('violations', async (index) => (await registry()).runQuery('violations', index, {})),
   health: () => report('health', async (index) => (await registry()).runQuery('health', index, {})),
   doc: (params) => docs.load(params.id),
-  layers: () => report('layers', async (index) => (await import('./layer-map.js')).layerMap(index)),
+  layers: () => report('layers', async (index) => (await import('../../runtime/views/layer-map.js')).layerMap(index)),
 };
 
 scope.onmessage = (event: MessageEvent) => {

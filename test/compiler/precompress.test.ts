@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { writeCompressedCopiesOf } from '../../compiler/emit/precompress.js';
+import { writeCompressedCopiesOf } from '../../compiler/pack/precompress.js';
 
 describe('writeCompressedCopiesOf', () => {
   let dir = '';

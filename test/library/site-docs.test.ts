@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../../compiler/pipeline.js';
 import { writeDocuments } from '../../library/site.js';
-import { DOCS_POINTER_FILE, docBucket, type DocBucket, type DocPiece, type DocsPointer } from '../../site/src/doc-format.js';
+import { DOCS_POINTER_FILE, docBucket, type DocBucket, type DocPiece, type DocsPointer } from '../../formats/site-docs.js';
 import { FIXTURES, removeTree, tempTree } from '../helpers/temp-tree.js';
 
 describe('document pieces', () => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDev, type DevSession } from '../../server/dev.js';
-import { DEV_MARKER } from '../../site/src/dev-status.js';
+import { DEV_MARKER } from '../../formats/dev-status.js';
 import { KDD_ENGINE_SPECS, removeTree } from '../helpers/temp-tree.js';
 
 let root: string;

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeBundle } from '../../formats/bundle/bundle.js';
 import type { IncomingHttpHeaders } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { writeCompressedCopies } from '../../compiler/emit/precompress.js';
+import { writeCompressedCopies } from '../../compiler/pack/precompress.js';
 import { safeStaticPath } from '../../server/http.js';
 import { buildFixtureDist, raw, startServer, type FixtureDist, type Running } from './_setup.js';
 

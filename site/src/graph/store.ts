@@ -6,9 +6,8 @@
  */
 import type { KddIndex } from '../../../runtime/kdd-index.js';
 import type { ImpactResult } from '../../../runtime/queries/impact.js';
-import { decodeVarints, GRAPH_CHUNK, shardFor, type GraphChunk, type GraphMeta, type IdShard, type ReportName } from '../format.js';
-import { danglingByNode, nodeView } from '../node-view.js';
-import type { NodeView } from '../protocol.js';
+import { GRAPH_CHUNK, type GraphChunk, type GraphMeta, type IdShard, type NodeView, type ReportName, decodeVarints, shardFor } from '../../../formats/site-bundle.js';
+import { danglingByNode, nodeView } from '../../../runtime/views/node-view.js';
 import type { FetchFile } from '../search/sharded.js';
 
 export interface Label {

@@ -5,7 +5,7 @@
  * a table (the arrows are decoration for sighted readers; the table is what a screen reader reads).
  */
 import { h, layerClass, nodeHref, s } from '../dom.js';
-import type { LayerMap, MapNode } from '../protocol.js';
+import type { LayerMap, MapNode } from '../../../formats/site-bundle.js';
 
 export function renderLayerMap(map: LayerMap, focus: string | null): HTMLElement {
   const ends = new Set(map.violations.flatMap((v) => [v.from.id, v.to.id]));

@@ -5,10 +5,10 @@
  * take the main column, rendered by shape (text, lists, tables, state machines).
  */
 import { LAYERS } from '../../../model/graph.js';
-import type { DocPiece } from '../doc-format.js';
+import type { DocPiece } from '../../../formats/site-docs.js';
 import { documentElement, sanitized } from '../document.js';
 import { h, layerClass, nodeHref, nodeLink, table } from '../dom.js';
-import type { EdgeView, NodeView } from '../protocol.js';
+import type { EdgeView, NodeView } from '../../../formats/site-bundle.js';
 
 /** Fields drawn as ordered lists (steps happen in order). */
 const ORDERED = /flow|flujo|steps|pasos|main|alternat|exception/i;

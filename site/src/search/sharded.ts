@@ -1,5 +1,5 @@
 /**
- * A {@link TextIndex} over the site sub-bundle (site/src/format.ts) that holds only the shards
+ * A {@link TextIndex} over the site sub-bundle (formats/site-bundle.ts) that holds only the shards
  * fetched so far. Queries stay the runtime's synchronous code (runtime/search/fuse.ts): a lookup
  * of a term or key whose shard is not loaded answers "absent" and is remembered; {@link
  * ShardedSearch.run} then fetches the missing shards and runs the query again, until nothing is
@@ -13,7 +13,7 @@ import { restoreTextIndex, SEARCH_FORMAT, type SerializedTextIndex } from '../..
 import { fold } from '../../../runtime/search/tokenizer.js';
 import type { TermAlternative, TextHit, TextIndex } from '../../../runtime/search/types.js';
 import type { Vocabulary } from './prefix.js';
-import { decodeVarints, DOC_CHUNK, shardFor, type DocChunk, type DocSummary, type KeyShard, type SearchMeta, type TermShard } from '../format.js';
+import { decodeVarints, DOC_CHUNK, shardFor, type DocChunk, type DocSummary, type KeyShard, type SearchMeta, type TermShard } from '../../../formats/site-bundle.js';
 
 /** Fetches and decodes one site file by name. */
 export type FetchFile = <T>(name: string) => Promise<T>;

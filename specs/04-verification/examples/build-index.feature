@@ -22,6 +22,10 @@ Feature: Build the index of a specs tree
     And "stats.nodes" in the manifest equals the number of ".md" and ".feature" files under "specs/"
     And "dist/kdd.json" names a file "dist/kdd-<12 hex>.msgpack" whose SHA-256 starts with those 12 hex
     And stdout contains "layer violations: 0   dangling links: 0"
+    And stderr contains "kdd build: extract"
+    And stderr contains "kdd build: pack"
+    When I run "kdd build specs/ --full --quiet"
+    Then the exit code is 0
     And stderr is ""
 
   @REQ-002 @BR-BUNDLE-001

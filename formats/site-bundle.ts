@@ -1,6 +1,6 @@
 /**
  * The site's search sub-bundle (#7): what the browser downloads before the first search, instead of
- * the full bundle (94 MB at 10k documents). Written by compiler/emit/site-bundle.ts, read by
+ * the full bundle (94 MB at 10k documents). Written by compiler/pack/site-bundle.ts, read by
  * site/src/search/sharded.ts. Isomorphic: plain data and a varint codec, no Node-only imports.
  *
  * Files, all next to `kdd.json`, all content-hashed (`kdd-s-<sha256:12>.msgpack`) except the pointer:
@@ -22,6 +22,8 @@
  * A node's *slot* is `chunk * GRAPH_CHUNK + place in chunk`: edges name slots, so a neighbour's
  * chunk is known without any global table.
  */
+
+import type { GraphNode } from '../model/graph.js';
 
 export const SITE_FORMAT = 'kdd-site/2';
 /** Name of the site pointer next to `kdd.json`. */
@@ -171,10 +173,51 @@ export interface GraphChunk {
 /**
  * What the node page shows (`#/node/ID`), one file per node, so a node page moves a few kB at any
  * tree size. The same object the worker builds from the full bundle when there is no sub-bundle
- * (site/src/node-view.ts). A rendered form of the document (its Markdown source or sanitized HTML)
+ * (runtime/views/node-view.ts). A rendered form of the document (its Markdown source or sanitized HTML)
  * belongs here too, as extra optional fields (`source`, `html`), so the node page keeps one fetch.
  */
-export type { NodeView as NodeDetail } from './protocol.js';
+export type NodeDetail = NodeView;
+
+// ── What the site shows of a node and of the layers (computed by runtime/views/, precomputed here for static sites) ──
+
+export interface EdgeView {
+  edge_type: string;
+  /** The node at the other end. */
+  other: { id: string; title: string; kind: string; layer: string };
+  layer_violation: boolean;
+  section: string | null;
+}
+
+export interface NodeView {
+  /** The node; `sections` is empty when it has extracted fields (the page shows those instead). */
+  node: GraphNode;
+  outgoing: EdgeView[];
+  incoming: EdgeView[];
+  /** Wiki-link label (id, doc id, title, file name) → node id, for links inside field values. */
+  links: Record<string, string>;
+  dangling: string[];
+}
+
+/** A node as the layer map draws it. */
+export interface MapNode {
+  id: string;
+  title: string;
+  kind: string;
+  layer: string;
+}
+
+export interface LayerMap {
+  /** Layers that hold nodes, in hierarchy order; kinds in the kind table's order. */
+  layers: { layer: string; count: number; kinds: { kind: string; count: number; shown: MapNode[] }[] }[];
+  violations: { from: MapNode; to: MapNode; edge_type: string; section: string | null; explanation: string }[];
+  nodes: number;
+  edges: number;
+  dangling: number;
+  orphans: number;
+  /** False on large trees: only the ends of violations are listed under their kind. */
+  all_nodes_drawn: boolean;
+}
+
 
 // ── varint codec (unsigned LEB128) ──────────────────────────────────────────────────────────
 

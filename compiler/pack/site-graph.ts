@@ -1,5 +1,5 @@
 /**
- * The graph half of the site sub-bundle (site/src/format.ts): what the node, graph, impact, layer
+ * The graph half of the site sub-bundle (formats/site-bundle.ts): what the node, graph, impact, layer
  * map, violations and health pages fetch instead of the full bundle. A pure function of the bundle.
  *
  * Nodes are grouped into chunks of {@link GRAPH_CHUNK} that link to each other (a greedy growth:
@@ -12,9 +12,9 @@ import type { KddIndex } from '../../runtime/kdd-index.js';
 import { KINDS, LAYERS } from '../../model/graph.js';
 import { impact } from '../../runtime/queries/impact.js';
 import { runQuery } from '../../runtime/queries/registry.js';
-import { layerMap } from '../../site/src/layer-map.js';
-import { encodeVarints, GRAPH_CHUNK, SITE_FORMAT, type GraphChunk, type GraphMeta, type IdShard, type ShardRef } from '../../site/src/format.js';
-import { danglingByNode, nodeView } from '../../site/src/node-view.js';
+import { layerMap } from '../../runtime/views/layer-map.js';
+import { encodeVarints, GRAPH_CHUNK, SITE_FORMAT, type GraphChunk, type GraphMeta, type IdShard, type ShardRef } from '../../formats/site-bundle.js';
+import { danglingByNode, nodeView } from '../../runtime/views/node-view.js';
 
 /** Encoded bytes per id directory shard. */
 const ID_SHARD_BYTES = 8 * 1024;

@@ -1,8 +1,8 @@
 /**
  * Site sub-bundle (#7): splits a bundle's text index into small content-hashed files so the static
  * site's first search downloads a few hundred kB instead of the whole bundle, plus the graph pieces
- * the node, graph and impact pages read (compiler/emit/site-graph.ts; see docs/site.md and
- * site/src/format.ts for the layout). A pure function of the bundle: equal bundles give equal files.
+ * the node, graph and impact pages read (compiler/pack/site-graph.ts; see docs/site.md and
+ * formats/site-bundle.ts for the layout). A pure function of the bundle: equal bundles give equal files.
  *
  * Callers: `kdd site DIR` (library/site.ts) today; `kdd build --site` can call
  * {@link packSiteBundle} on the bundle it just packed and write the files with {@link writeSiteBundle}.
@@ -31,7 +31,7 @@ import {
   type SearchMeta,
   type SitePointer,
   type TermShard,
-} from '../../site/src/format.js';
+} from '../../formats/site-bundle.js';
 import { writeAtomic, writeManyIfChanged } from '../atomic.js';
 import { removeOrphanCopies, writeCompressedCopiesOf } from './precompress.js';
 import { packSiteGraph } from './site-graph.js';
@@ -53,7 +53,7 @@ export interface SiteBundle {
   files: SiteFile[];
 }
 
-// Same fixed options as the bundle (runtime/bundle-format.ts).
+// Same fixed options as the bundle (formats/msgpack.ts).
 const packr = () => new Packr({ useRecords: false, variableMapSize: true });
 
 /** `bundleFile` is the full bundle's file name (`kdd-<hash>.msgpack`), recorded as the source. */

@@ -1,5 +1,5 @@
 /**
- * The site's document pieces (#18, layout in site/src/doc-format.ts): every node's spec rendered
+ * The site's document pieces (#18, layout in formats/site-docs.ts): every node's spec rendered
  * to HTML at `kdd site` time, one content-hashed JSON file per node, plus id → file buckets.
  * The bundle holds plain section text only, so the source is read again from the specs tree; a
  * file that is gone or whose bytes no longer hash to the node's `source_hash` gets no piece (its
@@ -12,7 +12,7 @@ import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Bundle } from '../../formats/bundle/types.js';
 import type { GraphNode } from '../../model/graph.js';
-import { DOCS_FILE, DOCS_FORMAT, DOCS_POINTER_FILE, docBucket, IDS_PER_BUCKET, type DocBucket, type DocPiece, type DocsPointer } from '../../site/src/doc-format.js';
+import { DOCS_FILE, DOCS_FORMAT, DOCS_POINTER_FILE, docBucket, IDS_PER_BUCKET, type DocBucket, type DocPiece, type DocsPointer } from '../../formats/site-docs.js';
 import { LinkResolver } from '../graph/resolve.js';
 import { parseFrontMatter } from '../parse/front-matter.js';
 import { renderFeature, renderFrontMatter, renderMarkdown, type RenderContext } from '../render/spec-html.js';

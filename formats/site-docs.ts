@@ -1,7 +1,7 @@
 /**
  * The site's document pieces (#18): each spec rendered as its author wrote it, one small
  * content-hashed JSON file per node, so a node page downloads its own document and nothing else.
- * Written by compiler/emit/site-docs.ts at `kdd site` time (the bundle keeps plain section text
+ * Written by compiler/pack/site-docs.ts at `kdd site` time (the bundle keeps plain section text
  * only, so the Markdown source is read from the specs tree), read by site/src/worker.ts.
  * Isomorphic: plain data, no Node-only imports.
  *

@@ -1,13 +1,13 @@
 /**
  * The node page's data (`#/node/ID`) from a whole bundle: the node, its edges both ways with the
  * node at the other end, the wiki-link labels its fields may use, and its dangling links.
- * Isomorphic: the sub-bundle packer (compiler/emit/site-bundle.ts) writes one per node, and the
+ * Isomorphic: the sub-bundle packer (compiler/pack/site-bundle.ts) writes one per node, and the
  * worker builds it itself when it has only the full bundle.
  */
 import type { Bundle } from '../../formats/bundle/types.js';
 import type { GraphEdge, GraphNode } from '../../model/graph.js';
-import { baseName } from '../../runtime/search/fields.js';
-import type { EdgeView, NodeView } from './protocol.js';
+import { baseName } from '../search/fields.js';
+import type { EdgeView, NodeView } from '../../formats/site-bundle.js';
 
 type Graph = Pick<Bundle, 'nodes' | 'edges' | 'outgoing' | 'incoming' | 'dangling'>;
 

@@ -3,11 +3,11 @@
  * kinds and their node counts, every layer violation (an edge from a lower layer up to a higher
  * one, BR-LAYER-001), and the dangling-link and orphan counts of `health`.
  */
-import type { KddIndex } from '../../runtime/kdd-index.js';
+import type { KddIndex } from '../kdd-index.js';
 import { KINDS, LAYERS } from '../../model/graph.js';
-import { health } from '../../runtime/queries/health.js';
-import { violations } from '../../runtime/queries/violations.js';
-import type { LayerMap, MapNode } from './protocol.js';
+import { health } from '../queries/health.js';
+import { violations } from '../queries/violations.js';
+import type { LayerMap, MapNode } from '../../formats/site-bundle.js';
 
 /** Up to this many nodes every node is drawn; above it only the ends of violations (the rest are counted). */
 export const DRAW_ALL_NODES = 300;
