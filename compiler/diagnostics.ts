@@ -18,6 +18,8 @@ export const WARNINGS = {
   INDEX_FILE_CORRUPT: 'Index file {file} is unreadable ({detail}): rebuilt from the specs',
   /** A `.kdd-index/` of another format version (an older or newer kdd wrote it): rewritten whole. */
   INDEX_FORMAT_CHANGED: 'Index {file} is in format {found}, this kdd writes {current}: every file is rebuilt from the specs',
+  /** A committed node file that says something its spec does not (edited by hand): rewritten. */
+  INDEX_FILE_MISMATCH: 'Index file {file} does not match its spec {source} (edited by hand?): rewritten from the specs',
   EMBEDDING_FAILED: '{detail}',
   AMBIGUOUS_LINK: "Link [[{target}]] in {file} matches several nodes ({candidates}); using {chosen}",
   /** L3: an enrichment file or relation that a build cannot use (compiler/enrich). */

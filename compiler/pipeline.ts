@@ -11,6 +11,7 @@
 import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { createError } from '../model/errors.js';
+import type { BuildWarning } from './diagnostics.js';
 import { CACHE_DIR, recordCachePath } from './cache/record-cache.js';
 import { saveCaches, type CacheFiles } from './cache/save.js';
 import type { PackMemo } from './cache/pack-memo.js';
@@ -60,7 +61,10 @@ export async function compile(options: CompileOptions & SemanticOptions & Pick<I
   reading.end(read.files.length + read.warnings.length);
 
   const extracting = startPhase(tell, 'extract', read.files.length);
-  const extracted = await extractTree(read.files, git.commitTimes, (path, hash, indexedAt) => reusedRecord(earlier, path, hash, indexedAt), tell && extracting.step);
+  const mismatched: BuildWarning[] = [];
+  // Records read from committed node files with no local cache to vouch for them are checked against their specs (docs/integrity.md).
+  const verify = earlier.unverified ? { extract: (await import('./kinds/extract.js')).extractDocument, onMismatch: (w: BuildWarning) => mismatched.push(w) } : null;
+  const extracted = await extractTree(read.files, git.commitTimes, (file, indexedAt) => reusedRecord(earlier, file, indexedAt, verify), tell && extracting.step);
   extracting.end();
 
   // L3 (#9): agent edges and summaries from `.kdd-index/enrichments/`, current ones only.
@@ -78,7 +82,7 @@ export async function compile(options: CompileOptions & SemanticOptions & Pick<I
     manifest,
     records: extracted.records,
     graph,
-    warnings: sortWarnings([...earlier.warnings, ...read.warnings, ...extracted.warnings, ...graph.warnings, ...enriched.warnings]),
+    warnings: sortWarnings([...earlier.warnings, ...mismatched, ...read.warnings, ...extracted.warnings, ...graph.warnings, ...enriched.warnings]),
     skipped: [...read.warnings.map((w) => ({ file: w.file, reason: w.code })), ...extracted.skipped].sort((a, b) => compareCodeUnits(a.file, b.file)),
     events: [...since.events, ...extracted.events, ...indexedEvents(graph, extracted.extracted, extracted.durations, manifest)],
     files: read.files.length + read.warnings.length,

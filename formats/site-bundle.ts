@@ -189,6 +189,7 @@ export interface EdgeView {
 }
 
 export interface NodeView {
+  /** The node; `sections` is empty when it has extracted fields (the page shows those instead). */
   node: GraphNode;
   outgoing: EdgeView[];
   incoming: EdgeView[];

@@ -51,7 +51,7 @@ export async function writeSite(dir: string, options: WriteSiteOptions = {}): Pr
   await rm(join(target, SITE_ASSETS), { recursive: true, force: true });
   await cp(appDir, target, { recursive: true });
   const appFiles = ['index.html', ...(await listFiles(join(appDir, SITE_ASSETS))).map((f) => `${SITE_ASSETS}/${f}`)];
-  await writeCompressedCopiesOf(await Promise.all(appFiles.map(async (name) => ({ path: join(target, name), bytes: await readFile(join(target, name)) }))));
+  await writeCompressedCopiesOf(target, await Promise.all(appFiles.map(async (name) => ({ name, bytes: await readFile(join(target, name)) }))));
   const indexed = existsSync(join(target, POINTER_FILE));
   const search = indexed ? await writeSearchBundle(target) : null;
   const documents = indexed && options.specsDir !== undefined ? await writeDocuments(target, resolve(options.specsDir)) : null;

@@ -1,7 +1,8 @@
 /**
  * Static site, first view (#7, #18): bytes the browser downloads and time until the page is drawn,
- * in headless Chromium with a cold cache, for each corpus size and each page (search, node, graph
- * at depth 2, impact). Two ways in:
+ * in headless Chromium with a cold cache, for each corpus size and each page (search, node with its
+ * rendered document, graph at depth 2, impact, and the whole-tree report pages: layer map,
+ * violations, health). Two ways in:
  * - `sharded`: the site as `kdd site` writes it (search sub-bundle and graph pieces);
  * - `bundle`: the same site without the sub-bundle, so the worker fetches the whole bundle.
  * The server is sirv with the options `kdd serve` uses (brotli and gzip copies when accepted).
@@ -29,6 +30,9 @@ const PAGES = [
   { page: 'node', hash: `#/node/${encodeURIComponent(NODE)}` },
   { page: 'graph', hash: `#/graph/${encodeURIComponent(NODE)}?depth=2` },
   { page: 'impact', hash: `#/impact/${encodeURIComponent(NODE)}` },
+  { page: 'layer map', hash: '#/layers' },
+  { page: 'violations', hash: '#/violations' },
+  { page: 'health', hash: '#/health' },
 ] as const;
 const PAGE_RUNS = 3;
 const PAGEFIND_10K = 300 * 1024;
@@ -69,15 +73,18 @@ const scenario: Scenario = {
         columns: ['docs', 'bundle MB', 'page', 'way in', 'raw kB', 'sent kB', 'files', 'first view ms (median)', 'max ms'],
         rows: [],
         notes: [
-          `Search: one fresh browser profile per query (${QUERIES.map((q) => `"${q}"`).join(', ')}); node, graph (depth 2) and impact of ${NODE}: ${PAGE_RUNS} fresh profiles each. kB are medians, KiB.`,
+          `Search: one fresh browser profile per query (${QUERIES.map((q) => `"${q}"`).join(', ')}); node (with its rendered document), graph (depth 2) and impact of ${NODE}, the layer map, violations and health: ${PAGE_RUNS} fresh profiles each. kB are medians, KiB.`,
           'First view: everything from navigation to the drawn page (app, worker, kdd.json, kdd-site.json, meta, shards or pieces); sent kB as the server wrote them (brotli when accepted), raw kB the same files uncompressed.',
           `Budget (#18): ≤ 500 kB and ≤ 1 s at 10k documents; Pagefind's reference for a search over 10k pages is under ${PAGEFIND_10K / 1024} kB.`,
         ],
       };
       for (const corpus of corpora) {
         context.log(`site: ${corpus.documents} docs`);
-        const dist = await prepareDist(work, corpus, await context.bundle(corpus), app);
+        const { dist, siteMs } = await prepareDist(work, corpus, await context.bundle(corpus), app);
         const mb = (await bundleBytes(dist) / 1024 / 1024).toFixed(1);
+        const pieces = await pieceBytes(dist);
+        const mib = (n: number) => (n / 1024 / 1024).toFixed(1);
+        report.notes.push(`${corpus.documents} docs: \`kdd site\` (writeSite with the specs, one run) took ${(siteMs / 1000).toFixed(1)} s; its ${int(pieces.files)} pieces hold ${mib(pieces.raw)} MiB, and their brotli and gzip copies ${mib(pieces.copies)} MiB more (bundle ${mb} MiB).`);
         for (const way of ['sharded', 'bundle'] as const) {
           const served = await serve(dist, way === 'bundle' ? /^\/kdd-site\.json$/ : null);
           const runs: { page: string; hash: string; marker: 'firstResultMs' | 'firstViewMs' }[] = [
@@ -112,8 +119,8 @@ const scenario: Scenario = {
 };
 export default scenario;
 
-/** A `dist/` with the bundle, its pointer, the site app and the search sub-bundle. */
-async function prepareDist(work: string, corpus: Corpus, bytes: Uint8Array, app: string): Promise<string> {
+/** A `dist/` with the bundle, its pointer, the site app, the sub-bundle and the rendered documents. */
+async function prepareDist(work: string, corpus: Corpus, bytes: Uint8Array, app: string): Promise<{ dist: string; siteMs: number }> {
   const dist = join(work, `dist-${corpus.documents}`);
   await mkdir(dist, { recursive: true });
   const { bundleHash } = await import('../../compiler/pack/pack.js');
@@ -121,8 +128,23 @@ async function prepareDist(work: string, corpus: Corpus, bytes: Uint8Array, app:
   const { writeSite } = await import('../../library/site.js');
   const hash = bundleHash(bytes);
   await writeDist(dist, { bytes, hash, fileName: `kdd-${hash}.msgpack` }, decodeBundle(bytes).manifest);
-  await writeSite(dist, { appDir: app });
-  return dist;
+  const started = performance.now();
+  await writeSite(dist, { appDir: app, specsDir: corpus.specsDir });
+  return { dist, siteMs: performance.now() - started };
+}
+
+/** Bytes on disk of the site's pieces (sub-bundle and documents), as written and with their compressed copies. */
+async function pieceBytes(dist: string): Promise<{ raw: number; copies: number; files: number }> {
+  const { readdir } = await import('node:fs/promises');
+  const total = { raw: 0, copies: 0, files: 0 };
+  for (const name of await readdir(dist)) {
+    const match = /^kdd-(s|docs?)-[0-9a-f]{12}\.(msgpack|json)(\.br|\.gz)?$/.exec(name);
+    if (!match) continue;
+    const { size } = await stat(join(dist, name));
+    if (match[3]) total.copies += size;
+    else (total.raw += size), total.files++;
+  }
+  return total;
 }
 
 async function bundleBytes(dist: string): Promise<number> {

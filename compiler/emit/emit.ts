@@ -56,11 +56,20 @@ async function writeIndexDirChanges(dir: string, result: Compiled, earlier: Earl
   }
   // A record other than the file's previous one (re-extracted, new, or a duplicate id's new winner),
   // or a file that is not as the last build left it.
+  const restored = new Set<string>();
   for (const [path, record] of current) {
     // A version kept with only its git time moved is not rewritten (docs/decisions/index-times.md).
     const old = before.get(path);
-    const sameVersion = old !== undefined && old.node.source_file === record.node.source_file && old.node.source_hash === record.node.source_hash && !result.touched.has(record);
-    if (!sameVersion || earlier.distrusted.has(path)) files.set(path, nodeFileText(record));
+    const sameVersion = old !== undefined && old.node.source_file === record.node.source_file && old.node.source_hash === record.node.source_hash;
+    if (sameVersion && !result.touched.has(record) && !earlier.distrusted.has(path)) continue;
+    if (!sameVersion) files.set(path, nodeFileText(record));
+    else {
+      // The same version written again because the file is not what its spec says (edited,
+      // deleted): restored with the git time it was written with, as a kept version keeps it, so a
+      // committed file comes back byte for byte. The bundle carries the current time.
+      files.set(path, nodeFileText({ node: { ...record.node, indexed_at: old.node.indexed_at }, links: record.links }));
+      restored.add(path);
+    }
   }
   const written = await writeManyIfChanged(dir, [...files.entries()].sort(([a], [b]) => compareCodeUnits(a, b)));
   const removed = [...before.keys()].filter((path) => !current.has(path)).sort(compareCodeUnits);
@@ -68,8 +77,9 @@ async function writeIndexDirChanges(dir: string, result: Compiled, earlier: Earl
     faultPoint('remove');
     return rm(join(dir, path), { force: true });
   });
-  // The manifest follows the content: git facts alone (newest commit time, commit) do not rewrite it.
-  if (written.length > 0 || removed.length > 0 || stableJson(withoutGitFacts(result.manifest)) !== stableJson(withoutGitFacts(previous.manifest))) {
+  // The manifest follows the content: git facts alone (newest commit time, commit) do not rewrite it,
+  // nor does a node file restored to the version it already lists.
+  if (written.some((path) => !restored.has(path)) || removed.length > 0 || stableJson(withoutGitFacts(result.manifest)) !== stableJson(withoutGitFacts(previous.manifest))) {
     written.push(...(await writeManyIfChanged(dir, [[MANIFEST_FILE, manifestText(result.manifest)]])));
   }
   return { written: written.sort(compareCodeUnits), removed };

@@ -29,6 +29,12 @@ export interface Earlier {
   content: IndexContent | null;
   /** Previous records by source path. */
   byPath: ReadonlyMap<string, DocumentRecord>;
+  /**
+   * True when the previous records were read from the committed node files, not from the local
+   * record cache (a fresh clone, a pull, a deleted cache): anyone may have edited them, so a record
+   * is reused only after its spec, extracted again, says the same (compiler/incremental/reuse.ts).
+   */
+  unverified: boolean;
   /** Stamps of the specs the previous index was built from, when the record cache was fresh. */
   stamps: ReadonlyMap<string, SourceStamp> | null;
   /** Stamps of the edge files as the previous build left them, when the record cache was fresh. */
@@ -46,7 +52,7 @@ export interface Earlier {
 /** Nothing before: what `compile()` builds from. */
 export const FROM_SCRATCH: Earlier = earlier(null, { content: null, fullReason: 'no previous index', warnings: [] });
 
-type Found = Pick<Earlier, 'content' | 'fullReason' | 'warnings'> & Partial<Pick<Earlier, 'stamps' | 'artifacts' | 'graph' | 'distrusted' | 'nodeStamps'>>;
+type Found = Pick<Earlier, 'content' | 'fullReason' | 'warnings'> & Partial<Pick<Earlier, 'stamps' | 'artifacts' | 'graph' | 'distrusted' | 'nodeStamps' | 'unverified'>>;
 
 function earlier(indexDir: string | null, found: Found): Earlier {
   return {
@@ -56,6 +62,7 @@ function earlier(indexDir: string | null, found: Found): Earlier {
     graph: null,
     distrusted: new Set(),
     nodeStamps: new Map(),
+    unverified: false,
     ...found,
     byPath: new Map((found.content?.records ?? []).map((record) => [record.node.source_file, record])),
   };
@@ -99,7 +106,7 @@ async function loadPrevious(indexDir: string, mode: BuildMode, cacheFile: string
     return { content: { manifest, records: cached.records, tombstones }, fullReason, stamps: cached.stamps, artifacts: cached.artifacts, graph: cached.graph, distrusted, nodeStamps, warnings };
   }
   const { records } = await readIndexDir(indexDir, corrupt);
-  return { content: { manifest, records, tombstones }, fullReason, warnings };
+  return { content: { manifest, records, tombstones }, fullReason, warnings, unverified: true };
 }
 
 /** Records and tombstones of an index whose manifest is lost, under a manifest rebuilt from the records. */

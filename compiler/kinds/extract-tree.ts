@@ -26,18 +26,18 @@ export interface Extracted {
 }
 
 /**
- * `reuse(path, hash, indexedAt)`: the previous record of a file with the same bytes (compiler/incremental/reuse.ts), or undefined.
+ * `reuse(file, indexedAt)`: the previous record of a file with the same bytes (compiler/incremental/reuse.ts), or undefined.
  * The extractors (front-matter, YAML, Markdown and Gherkin parsers) are loaded only when some file
  * is not reused: a build where nothing changed never pays for them.
  */
 export async function extractTree(
   files: readonly ScannedFile[],
   commitTimes: ReadonlyMap<string, string>,
-  reuse: (path: string, hash: string, indexedAt: string | null) => DocumentRecord | undefined,
+  reuse: (file: ScannedFile, indexedAt: string | null) => DocumentRecord | undefined,
   onExtracted?: (done: number, total: number) => void,
 ): Promise<Extracted> {
   const out: Extracted = { records: [], extracted: [], reindexed: [], durations: new Map(), events: [], warnings: [], skipped: [] };
-  const reusedRecords = files.map((file) => reuse(file.path, file.hash, commitTimes.get(file.path) ?? null));
+  const reusedRecords = files.map((file) => reuse(file, commitTimes.get(file.path) ?? null));
   const { extractDocument } = reusedRecords.includes(undefined) ? await import('./extract.js') : { extractDocument: null };
   files.forEach((file, index) => {
     const indexedAt = commitTimes.get(file.path) ?? null;

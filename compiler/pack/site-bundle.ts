@@ -32,7 +32,7 @@ import {
   type SitePointer,
   type TermShard,
 } from '../../formats/site-bundle.js';
-import { forEachLimited, writeAtomic } from '../atomic.js';
+import { writeAtomic, writeManyIfChanged } from '../atomic.js';
 import { removeOrphanCopies, writeCompressedCopiesOf } from './precompress.js';
 import { packSiteGraph } from './site-graph.js';
 
@@ -119,9 +119,9 @@ export async function writeSiteBundle(dir: string, site: SiteBundle): Promise<vo
   const existing = new Set(await readdir(dir).catch(() => [] as string[]));
   const previous = await readSiteFiles(dir);
   const fresh = site.files.filter((file) => !existing.has(file.name));
-  await forEachLimited(fresh, (file) => writeAtomic(join(dir, file.name), file.bytes));
+  await writeManyIfChanged(dir, fresh.map((file) => [file.name, file.bytes] as const), { fresh: true });
   // Content-hashed: a file already there has its copies already.
-  await writeCompressedCopiesOf(fresh.map((file) => ({ path: join(dir, file.name), bytes: file.bytes })));
+  await writeCompressedCopiesOf(dir, fresh);
   await writeAtomic(join(dir, SITE_POINTER_FILE), `${JSON.stringify(site.pointer, null, 2)}\n`);
   const keep = new Set([...site.files.map((file) => file.name), ...previous]);
   for (const name of existing) if (SITE_FILE.test(name) && !keep.has(name)) await rm(join(dir, name), { force: true });

@@ -16,7 +16,7 @@ import { DOCS_FILE, DOCS_FORMAT, DOCS_POINTER_FILE, docBucket, IDS_PER_BUCKET, t
 import { LinkResolver } from '../graph/resolve.js';
 import { parseFrontMatter } from '../parse/front-matter.js';
 import { renderFeature, renderFrontMatter, renderMarkdown, type RenderContext } from '../render/spec-html.js';
-import { forEachLimited, writeAtomic } from '../atomic.js';
+import { writeAtomic, writeManyIfChanged } from '../atomic.js';
 import { compareCodeUnits } from '../../model/order.js';
 
 export interface SiteDocs {
@@ -91,9 +91,9 @@ export async function writeSiteDocs(dir: string, docs: SiteDocs): Promise<void> 
   const existing = new Set(await readdir(dir).catch(() => [] as string[]));
   const previous = await referencedFiles(dir);
   const fresh = docs.files.filter((file) => !existing.has(file.name));
-  await forEachLimited(fresh, (file) => writeAtomic(join(dir, file.name), file.bytes));
+  await writeManyIfChanged(dir, fresh.map((file) => [file.name, file.bytes] as const), { fresh: true });
   // Content-hashed: a file already there has its copies already.
-  await writeCompressedCopiesOf(fresh.map((file) => ({ path: join(dir, file.name), bytes: file.bytes })));
+  await writeCompressedCopiesOf(dir, fresh);
   await writeAtomic(join(dir, DOCS_POINTER_FILE), `${JSON.stringify(docs.pointer, null, 2)}\n`);
   const keep = new Set([...docs.files.map((file) => file.name), ...previous]);
   for (const name of existing) if (DOCS_FILE.test(name) && !keep.has(name)) await rm(join(dir, name), { force: true });

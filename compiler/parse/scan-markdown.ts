@@ -58,6 +58,12 @@ function parentOf(builders: readonly SectionBuilder[], depth: number): number {
   return -1;
 }
 
+/**
+ * Nesting levels a list item's text is indented by, at most: deeper items line up with the last
+ * level, so a 3,000-level list does not become 9 million spaces of section text.
+ */
+export const MAX_LIST_INDENT = 16;
+
 /** A GFM task-list checkbox opening an item's first paragraph; remark-gfm drops it from the text. */
 const TASK_CHECKBOX = /^\[[ xX]\][ \t]+(?=\S)/;
 
@@ -138,15 +144,42 @@ class SectionBuilder {
     return joinBlocks(texts);
   }
 
-  /** Records every item, nested ones included, and returns `- item` lines indented by nesting. */
+  /**
+   * Records every item, nested ones included, in document order, and returns `- item` lines
+   * indented by nesting (at most {@link MAX_LIST_INDENT} levels deep). Walked with a stack, not
+   * recursion: a list nested 3,000 levels deep (`- - - … x`) must not exhaust the call stack.
+   */
   private readList(list: BlockNode, level: number): string[] {
-    return list.children.flatMap((item) => this.readItem(item, level));
+    const lines: string[] = [];
+    type Step = { item: BlockNode; level: number } | { block: BlockNode; level: number };
+    const pending: Step[] = list.children.map((item) => ({ item, level })).reverse();
+    for (let step = pending.pop(); step; step = pending.pop()) {
+      const indent = '  '.repeat(Math.min(step.level, MAX_LIST_INDENT));
+      if ('block' in step) {
+        // Code, tables or quotes inside an item: recorded as usual, text indented under the item.
+        const text = this.read(step.block);
+        if (text) lines.push(...text.split('\n').map((line) => `${indent}  ${line}`));
+        continue;
+      }
+      const { item } = step;
+      const own = this.itemWords(item);
+      if (own) {
+        this.listItems.push(own);
+        lines.push(`${indent}- ${own.replace(/\n/g, `\n${indent}  `)}`);
+      }
+      const next: Step[] = [];
+      for (const child of item.children) {
+        if (child.kind === 'list') next.push(...child.children.map((nested) => ({ item: nested, level: step.level + 1 })));
+        else if (!isProse(child)) next.push({ block: child, level: step.level });
+      }
+      pending.push(...next.reverse());
+    }
+    return lines;
   }
 
-  private readItem(item: BlockNode, level: number): string[] {
-    const indent = '  '.repeat(level);
-    // The item's own words are its paragraphs; recorded before nested items to keep document order.
-    const own = item.children
+  /** An item's own words: its paragraphs, recorded before nested items to keep document order. */
+  private itemWords(item: BlockNode): string {
+    return item.children
       .filter(isProse)
       .map((child, index) => {
         const source = child.lines.join('\n');
@@ -155,20 +188,6 @@ class SectionBuilder {
       })
       .filter(Boolean)
       .join(' ');
-    const lines: string[] = [];
-    if (own) {
-      this.listItems.push(own);
-      lines.push(`${indent}- ${own.replace(/\n/g, `\n${indent}  `)}`);
-    }
-    for (const child of item.children) {
-      if (child.kind === 'list') lines.push(...this.readList(child, level + 1));
-      else if (!isProse(child)) {
-        // Code, tables or quotes inside an item: recorded as usual, text indented under the item.
-        const text = this.read(child);
-        if (text) lines.push(...text.split('\n').map((line) => `${indent}  ${line}`));
-      }
-    }
-    return lines;
   }
 
   /** Adds a table and returns its text: one `a | b | c` line per row, header row first. */

@@ -183,6 +183,20 @@ describe('committed index files that are damaged', () => {
     await expectCleanBytes(root);
   });
 
+  it('a node file edited by hand (valid JSON, source_hash intact) is rewritten from its spec even without the record cache', async () => {
+    const root = await shop();
+    await kdd(root);
+    const committed = await readFile(node(root), 'utf8');
+    await rm(join(root, '.kdd-index', '.cache'), { recursive: true }); // as after a fresh clone
+    await writeFile(node(root), committed.replace('"title": "Pedido"', '"title": "zzqxforged"'));
+    expect(await readFile(node(root), 'utf8')).toContain('zzqxforged');
+    const report = await kdd(root);
+    expect(report.warnings).toContainEqual(expect.objectContaining({ code: 'INDEX_FILE_MISMATCH', file: '.kdd-index/nodes/entity/Pedido.json' }));
+    expect((await bundleOf(join(root, 'dist'))).bytes.includes('zzqxforged')).toBe(false);
+    expect(await readFile(node(root), 'utf8')).toBe(committed);
+    await expectCleanBytes(root);
+  });
+
   it('temp files a killed build left are removed', async () => {
     const root = await shop();
     await kdd(root);
@@ -282,6 +296,47 @@ describe('duplicate ids', () => {
   });
 });
 
+describe('a fresh clone (no local record cache)', () => {
+  const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd, stdio: 'pipe' }).toString();
+
+  /** A repository with the shop specs and their committed index, cloned into a new folder. */
+  async function cloned(): Promise<string> {
+    const origin = await shop();
+    await writeFile(join(origin, '.gitignore'), 'dist/\n');
+    git(origin, 'init', '-q');
+    expect((await cli(origin, ['build', '--json'])).code).toBe(0);
+    git(origin, 'add', '.');
+    git(origin, 'commit', '-qm', 'specs and index');
+    const clone = await mkdtemp(join(tmpdir(), 'kdd-clone-'));
+    roots.push(clone);
+    git(tmpdir(), 'clone', '-q', origin, clone);
+    return clone;
+  }
+
+  it('kdd build leaves an untouched clone clean (git times moved, nothing rewritten)', async () => {
+    const clone = await cloned();
+    const { code, out } = await cli(clone, ['build', '--json']);
+    expect(code).toBe(0);
+    expect((JSON.parse(out) as { warnings: unknown[] }).warnings).toEqual([]);
+    expect(git(clone, 'status', '--porcelain')).toBe('');
+  });
+
+  it('a node file edited by hand (valid JSON, source_hash intact) is restored, with a warning naming it', async () => {
+    const clone = await cloned();
+    const path = join(clone, '.kdd-index', 'nodes', 'entity', 'Pedido.json');
+    const committed = await readFile(path, 'utf8');
+    await writeFile(path, committed.replace('"title": "Pedido"', '"title": "zzqxforged"'));
+    const { code, out, err } = await cli(clone, ['build']);
+    expect(code).toBe(0);
+    expect(out + err).toContain('INDEX_FILE_MISMATCH');
+    expect(out + err).toContain('.kdd-index/nodes/entity/Pedido.json');
+    expect(git(clone, 'status', '--porcelain')).toBe('');
+    const search = await cli(clone, ['search', 'zzqxforged', '--json']);
+    expect(search.out).not.toContain('Entity:Pedido');
+    expect((await cli(clone, ['build', '--strict'])).code).toBe(0);
+  });
+});
+
 describe('symlinks', () => {
   it('file and folder links leaving the specs root are never read, one warning per link', async () => {
     const root = await shop();
@@ -306,6 +361,16 @@ describe('other hostile trees', () => {
     const report = await kdd(root);
     expect(report.warnings.filter((w) => w.file === 'Deep.md' && w.code !== 'KIND_LOCATION_MISMATCH')).toEqual([]);
     expect((await bundleOf(join(root, 'dist'))).bytes.includes('zzqxdeep')).toBe(true);
+  });
+
+  it('a 3,000-level nested list is indexed (no stack overflow, indentation bounded)', async () => {
+    const root = await shop();
+    await writeFile(join(root, 'specs', 'Deep.md'), `---\nkind: entity\n---\n# Deep\n\n## Descripción\n\n${'- '.repeat(3000)}zzqxdeep\n`);
+    const report = await kdd(root);
+    expect(report.warnings.filter((w) => w.file === 'Deep.md' && w.code !== 'KIND_LOCATION_MISMATCH')).toEqual([]);
+    const { bytes } = await bundleOf(join(root, 'dist'));
+    expect(bytes.includes('zzqxdeep')).toBe(true);
+    expect(bytes.length).toBeLessThan(200_000);
   });
 
   it('an empty spec file gets a warning', async () => {

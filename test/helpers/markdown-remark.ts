@@ -16,6 +16,7 @@ import type { CodeBlock, ParsedMarkdown, Section, Table, WikiLink } from '../../
 import { htmlText, inlineText, tidy, type InlineContext } from '../../compiler/parse/scan/plain-text.js';
 import { shieldWikiLinks, type WikiLinkShield } from '../../compiler/parse/scan/wiki-shield.js';
 import { uniqueLinks } from '../../compiler/parse/wiki-links.js';
+import { MAX_LIST_INDENT } from '../../compiler/parse/scan-markdown.js';
 
 // GFM is needed for tables (attribute, relation and event tables are most of an entity spec).
 const processor = unified().use(remarkParse).use(remarkGfm).freeze();
@@ -124,7 +125,7 @@ class SectionBuilder {
   }
 
   private readListItem(item: ListItem, level: number): string[] {
-    const indent = '  '.repeat(level);
+    const indent = '  '.repeat(Math.min(level, MAX_LIST_INDENT));
     // The item's own words are its paragraphs; recorded before nested items to keep document order.
     const own = item.children
       .filter((child) => child.type === 'paragraph' || child.type === 'heading')
