@@ -8,7 +8,7 @@
  * {@link packSiteBundle} on the bundle it just packed and write the files with {@link writeSiteBundle}.
  */
 import { createHash } from 'node:crypto';
-import { readdir, readFile, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Packr } from 'msgpackr';
 import type { Bundle } from '../../formats/bundle/types.js';
@@ -32,8 +32,7 @@ import {
   type SitePointer,
   type TermShard,
 } from '../../formats/site-bundle.js';
-import { writeAtomic, writeManyIfChanged } from '../atomic.js';
-import { removeOrphanCopies, writeCompressedCopiesOf } from './precompress.js';
+import { publishHashedFiles } from './publish.js';
 import { packSiteGraph } from './site-graph.js';
 
 /** Encoded posting bytes per term shard before a new one starts (a bigger term gets its own). */
@@ -116,16 +115,7 @@ export function packSiteBundle(bundle: Bundle, bundleFile: string): SiteBundle {
  * pointer can finish its session, as with the bundle).
  */
 export async function writeSiteBundle(dir: string, site: SiteBundle): Promise<void> {
-  const existing = new Set(await readdir(dir).catch(() => [] as string[]));
-  const previous = await readSiteFiles(dir);
-  const fresh = site.files.filter((file) => !existing.has(file.name));
-  await writeManyIfChanged(dir, fresh.map((file) => [file.name, file.bytes] as const), { fresh: true });
-  // Content-hashed: a file already there has its copies already.
-  await writeCompressedCopiesOf(dir, fresh);
-  await writeAtomic(join(dir, SITE_POINTER_FILE), `${JSON.stringify(site.pointer, null, 2)}\n`);
-  const keep = new Set([...site.files.map((file) => file.name), ...previous]);
-  for (const name of existing) if (SITE_FILE.test(name) && !keep.has(name)) await rm(join(dir, name), { force: true });
-  await removeOrphanCopies(dir);
+  await publishHashedFiles(dir, { files: site.files, pointer: { file: SITE_POINTER_FILE, value: site.pointer }, owns: SITE_FILE, previouslyNamed: readSiteFiles });
 }
 
 /** Names of every file the current `kdd-site.json` of `dir` references (empty when there is none). */

@@ -6,9 +6,8 @@
  * page falls back to the extracted fields) and is counted, never rendered from the wrong text.
  * Equal bundles and sources give equal files.
  */
-import { removeOrphanCopies, writeCompressedCopiesOf } from './precompress.js';
 import { createHash } from 'node:crypto';
-import { readdir, readFile, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Bundle } from '../../formats/bundle/types.js';
 import type { GraphNode } from '../../model/graph.js';
@@ -16,7 +15,7 @@ import { DOCS_FILE, DOCS_FORMAT, DOCS_POINTER_FILE, docBucket, IDS_PER_BUCKET, t
 import { LinkResolver } from '../graph/resolve.js';
 import { parseFrontMatter } from '../parse/front-matter.js';
 import { renderFeature, renderFrontMatter, renderMarkdown, type RenderContext } from '../render/spec-html.js';
-import { writeAtomic, writeManyIfChanged } from '../atomic.js';
+import { publishHashedFiles } from './publish.js';
 import { compareCodeUnits } from '../../model/order.js';
 
 export interface SiteDocs {
@@ -88,16 +87,7 @@ function sha256(bytes: Uint8Array): string {
  * the previous one names (a page still holding the previous pointer can finish, as with the bundle).
  */
 export async function writeSiteDocs(dir: string, docs: SiteDocs): Promise<void> {
-  const existing = new Set(await readdir(dir).catch(() => [] as string[]));
-  const previous = await referencedFiles(dir);
-  const fresh = docs.files.filter((file) => !existing.has(file.name));
-  await writeManyIfChanged(dir, fresh.map((file) => [file.name, file.bytes] as const), { fresh: true });
-  // Content-hashed: a file already there has its copies already.
-  await writeCompressedCopiesOf(dir, fresh);
-  await writeAtomic(join(dir, DOCS_POINTER_FILE), `${JSON.stringify(docs.pointer, null, 2)}\n`);
-  const keep = new Set([...docs.files.map((file) => file.name), ...previous]);
-  for (const name of existing) if (DOCS_FILE.test(name) && !keep.has(name)) await rm(join(dir, name), { force: true });
-  await removeOrphanCopies(dir);
+  await publishHashedFiles(dir, { files: docs.files, pointer: { file: DOCS_POINTER_FILE, value: docs.pointer }, owns: DOCS_FILE, previouslyNamed: referencedFiles });
 }
 
 /** Buckets and pieces the current `kdd-docs.json` of `dir` names (empty when there is none). */
