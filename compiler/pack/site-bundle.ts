@@ -33,6 +33,7 @@ import {
   type TermShard,
 } from '../../formats/site-bundle.js';
 import { publishHashedFiles } from './publish.js';
+import { runsWithin } from './shards.js';
 import { packSiteGraph } from './site-graph.js';
 
 /** Encoded posting bytes per term shard before a new one starts (a bigger term gets its own). */
@@ -144,59 +145,44 @@ function termShards(search: SerializedTextIndex): { first: string; shard: TermSh
   const offsets = bytesToU32(search.offsets);
   const docs = bytesToU32(search.docs);
   const tfs = bytesToU16(search.tfs);
-  const out: { first: string; shard: TermShard }[] = [];
-  let batch = { terms: [] as string[], counts: [] as number[], docs: [] as number[], tfs: [] as number[], bytes: 0 };
-  const flush = () => {
-    if (batch.terms.length === 0) return;
-    out.push({
-      first: batch.terms[0]!,
-      shard: { terms: batch.terms.join('\n'), counts: encodeVarints(batch.counts), docs: encodeVarints(batch.docs), tfs: encodeVarints(batch.tfs) },
-    });
-    batch = { terms: [], counts: [], docs: [], tfs: [], bytes: 0 };
-  };
-  terms.forEach((term, t) => {
-    const start = offsets[t]!;
-    const end = offsets[t + 1]!;
-    // Rough encoded size: the term, ~1.5 bytes per delta, ~1.5 per tf.
-    const size = term.length + 3 * (end - start) + 2;
-    if (batch.bytes > 0 && batch.bytes + size > TERM_SHARD_BYTES) flush();
-    batch.terms.push(term);
-    batch.counts.push(end - start);
-    let last = 0;
-    for (let p = start; p < end; p++) {
-      batch.docs.push(docs[p]! - last);
-      last = docs[p]!;
-      batch.tfs.push(tfs[p]!);
+  // Rough encoded size: the term, ~1.5 bytes per delta, ~1.5 per tf.
+  const size = (t: number) => terms[t]!.length + 3 * (offsets[t + 1]! - offsets[t]!) + 2;
+  return runsWithin(terms.keys(), size, TERM_SHARD_BYTES).map((run) => {
+    const counts: number[] = [];
+    const deltas: number[] = [];
+    const frequencies: number[] = [];
+    for (const t of run) {
+      const start = offsets[t]!;
+      const end = offsets[t + 1]!;
+      counts.push(end - start);
+      let last = 0;
+      for (let p = start; p < end; p++) {
+        deltas.push(docs[p]! - last);
+        last = docs[p]!;
+        frequencies.push(tfs[p]!);
+      }
     }
-    batch.bytes += size;
+    return {
+      first: terms[run[0]!]!,
+      shard: { terms: run.map((t) => terms[t]!).join('\n'), counts: encodeVarints(counts), docs: encodeVarints(deltas), tfs: encodeVarints(frequencies) },
+    };
   });
-  flush();
-  return out;
 }
 
 function keyShards(nodes: readonly GraphNode[]): { first: string; shard: KeyShard }[] {
   // The full index's exact-match keys; a key with a line break cannot go into a '\n'-joined shard.
   const table = keyTable(nodes.map((node) => exactKeys(node).filter((key) => !key.includes('\n'))));
   const keys = [...table.keys()].sort();
-  const out: { first: string; shard: KeyShard }[] = [];
-  let batch: { keys: string[]; nodes: number[]; bytes: number } = { keys: [], nodes: [], bytes: 0 };
-  const flush = () => {
-    if (batch.keys.length === 0) return;
-    out.push({ first: batch.keys[0]!, shard: { keys: batch.keys.join('\n'), nodes: encodeVarints(batch.nodes) } });
-    batch = { keys: [], nodes: [], bytes: 0 };
-  };
-  for (const key of keys) {
-    const list = table.get(key)!;
-    const size = key.length + 2 * list.length + 2;
-    if (batch.bytes > 0 && batch.bytes + size > KEY_SHARD_BYTES) flush();
-    batch.keys.push(key);
-    batch.nodes.push(list.length);
-    let last = 0;
-    for (const node of list) batch.nodes.push(node - last), (last = node);
-    batch.bytes += size;
-  }
-  flush();
-  return out;
+  return runsWithin(keys, (key) => key.length + 2 * table.get(key)!.length + 2, KEY_SHARD_BYTES).map((run) => {
+    const lists: number[] = [];
+    for (const key of run) {
+      const list = table.get(key)!;
+      lists.push(list.length);
+      let last = 0;
+      for (const node of list) lists.push(node - last), (last = node);
+    }
+    return { first: run[0]!, shard: { keys: run.join('\n'), nodes: encodeVarints(lists) } };
+  });
 }
 
 function docChunks(nodes: readonly GraphNode[]): DocChunk[] {

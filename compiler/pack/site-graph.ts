@@ -16,6 +16,7 @@ import { layerMap } from '../../runtime/views/layer-map.js';
 import { encodeVarints, GRAPH_CHUNK, SITE_FORMAT, type GraphChunk, type GraphMeta, type IdShard, type ShardRef } from '../../formats/site-bundle.js';
 import { danglingByNode, nodeView } from '../../runtime/views/node-view.js';
 import { compareCodeUnits } from '../../model/order.js';
+import { runsWithin } from './shards.js';
 
 /** Encoded bytes per id directory shard. */
 const ID_SHARD_BYTES = 8 * 1024;
@@ -108,19 +109,8 @@ function localityOrder(bundle: Bundle): number[] {
 
 function idShards(entries: (readonly [id: string, slot: number])[]): { first: string; shard: IdShard }[] {
   const sorted = [...entries].sort((a, b) => compareCodeUnits(a[0], b[0]));
-  const out: { first: string; shard: IdShard }[] = [];
-  let batch: { ids: string[]; slots: number[]; bytes: number } = { ids: [], slots: [], bytes: 0 };
-  const flush = () => {
-    if (batch.ids.length === 0) return;
-    out.push({ first: batch.ids[0]!, shard: { ids: batch.ids.join('\n'), slots: encodeVarints(batch.slots) } });
-    batch = { ids: [], slots: [], bytes: 0 };
-  };
-  for (const [id, slot] of sorted) {
-    if (batch.bytes > 0 && batch.bytes + id.length + 3 > ID_SHARD_BYTES) flush();
-    batch.ids.push(id);
-    batch.slots.push(slot);
-    batch.bytes += id.length + 3;
-  }
-  flush();
-  return out;
+  return runsWithin(sorted, ([id]) => id.length + 3, ID_SHARD_BYTES).map((run) => ({
+    first: run[0]![0],
+    shard: { ids: run.map(([id]) => id).join('\n'), slots: encodeVarints(run.map(([, slot]) => slot)) },
+  }));
 }
