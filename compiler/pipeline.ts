@@ -129,8 +129,8 @@ export async function buildIndex(options: IndexBuildOptions): Promise<IndexBuild
   let memo: PackMemo | undefined;
   let packed: PackedBundle | null = null;
   if (!kept) {
-    // The pack stage (tokeniser, text indexes, msgpack encoder) loads only when there is a bundle to
-    // pack: a build where nothing changed keeps the previous one and never needs it.
+    // The pack memo loads (and is read) only when there is a bundle to pack: a build where nothing
+    // changed keeps the previous bundle and never needs it.
     const { packMemoPath, readPackMemo } = await import('./cache/pack-memo.js');
     cacheFiles.pack = options.recordCache === false ? null : packMemoPath(indexDir);
     memo = cacheFiles.pack ? await readPackMemo(cacheFiles.pack) : undefined;

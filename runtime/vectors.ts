@@ -9,6 +9,7 @@
  * 1 byte per dimension + 4 bytes per vector (388 bytes for 384-d vs 1,536 as float32).
  */
 import type { QuantizedVectors } from '../formats/bundle/vectors.js';
+import { BestK, type ScoredIndex } from './best-k.js';
 
 /** Aligned, ready-to-scan form of {@link QuantizedVectors}. */
 export interface VectorStore {
@@ -18,12 +19,8 @@ export interface VectorStore {
   scales: Float32Array;
 }
 
-export interface ScoredIndex {
-  /** Row index in the store (= position in the array given to {@link quantize}). */
-  index: number;
-  /** Cosine similarity in [-1, 1]. */
-  score: number;
-}
+/** A row index in the store (= position in the array given to {@link quantize}) and its cosine in [-1, 1]. */
+export type { ScoredIndex };
 
 /**
  * Copies a decoded {@link QuantizedVectors} into aligned typed arrays. Always copies: msgpack
@@ -65,31 +62,7 @@ export function cosineTopK(query: Float32Array, store: VectorStore, k: number, f
   for (let d = 0; d < dims; d++) norm += query[d]! * query[d]!;
   const unit = new Float32Array(dims);
   if (norm > 0) for (let d = 0; d < dims; d++) unit[d] = query[d]! / Math.sqrt(norm);
-  // A min-heap of the best `limit` rows: heap[0] is the worst kept.
-  const heapScore = new Float64Array(limit);
-  const heapIndex = new Int32Array(limit);
-  let size = 0;
-  const worse = (a: number, b: number) => heapScore[a]! < heapScore[b]! || (heapScore[a] === heapScore[b] && heapIndex[a]! > heapIndex[b]!);
-  const swap = (a: number, b: number) => {
-    const s = heapScore[a]!;
-    heapScore[a] = heapScore[b]!;
-    heapScore[b] = s;
-    const i = heapIndex[a]!;
-    heapIndex[a] = heapIndex[b]!;
-    heapIndex[b] = i;
-  };
-  const siftDown = (from: number) => {
-    for (let at = from; ; ) {
-      const left = 2 * at + 1;
-      const right = left + 1;
-      let least = at;
-      if (left < size && worse(left, least)) least = left;
-      if (right < size && worse(right, least)) least = right;
-      if (least === at) return;
-      swap(at, least);
-      at = least;
-    }
-  };
+  const best = new BestK(limit);
   const tail = dims - (dims % 4);
   for (let row = 0; row < count; row++) {
     if (filter && !filter(row)) continue;
@@ -107,26 +80,9 @@ export function cosineTopK(query: Float32Array, store: VectorStore, k: number, f
     }
     for (; d < dims; d++) dot0 += unit[d]! * data[base + d]!;
     const score = Math.max(-1, Math.min(1, (dot0 + dot1 + dot2 + dot3) * scales[row]!));
-    if (size < limit) {
-      heapScore[size] = score;
-      heapIndex[size] = row;
-      size++;
-      for (let at = size - 1; at > 0; ) {
-        const parent = (at - 1) >> 1;
-        if (!worse(at, parent)) break;
-        swap(at, parent);
-        at = parent;
-      }
-    } else if (score > heapScore[0]!) {
-      // Equal scores keep the earlier (lower) row, which is already in the heap.
-      heapScore[0] = score;
-      heapIndex[0] = row;
-      siftDown(0);
-    }
+    best.offer(row, score);
   }
-  const out: ScoredIndex[] = [];
-  for (let at = 0; at < size; at++) out.push({ index: heapIndex[at]!, score: heapScore[at]! });
-  return out.sort((a, b) => b.score - a.score || a.index - b.index);
+  return best.sorted();
 }
 
 /** Exact float cosine top-k over unquantized vectors (reference for {@link recallAtK}, small sets). */

@@ -15,6 +15,7 @@
  * Generic over groups of (term, weight): a node's group score is its best alternative, and group
  * scores add up. Whatever adds terms (the vocabulary, query expansion) only changes the groups.
  */
+import { BestK } from '../best-k.js';
 import { FIELDS } from './fields.js';
 import type { TextHit } from './types.js';
 
@@ -199,70 +200,6 @@ class Cursor {
   }
 }
 
-/** The k best (score, node) pairs seen, as a binary heap whose root is the worst kept. */
-class Best {
-  readonly scores: Float64Array;
-  readonly nodes: Int32Array;
-  size = 0;
-
-  constructor(readonly capacity: number) {
-    this.scores = new Float64Array(capacity);
-    this.nodes = new Int32Array(capacity);
-  }
-
-  get full(): boolean {
-    return this.size >= this.capacity;
-  }
-
-  /** The k-th best score once full (a later node needs more than this to enter). */
-  get threshold(): number {
-    return this.scores[0]!;
-  }
-
-  /** Offers a node visited after every node kept so far (a tie loses to them). */
-  offer(node: number, score: number): boolean {
-    if (!this.full) {
-      let i = this.size++;
-      while (i > 0) {
-        const parent = (i - 1) >> 1;
-        if (!this.worse(score, node, this.scores[parent]!, this.nodes[parent]!)) break;
-        this.scores[i] = this.scores[parent]!;
-        this.nodes[i] = this.nodes[parent]!;
-        i = parent;
-      }
-      this.scores[i] = score;
-      this.nodes[i] = node;
-      return true;
-    }
-    if (!(score > this.scores[0]!)) return false;
-    let i = 0;
-    for (;;) {
-      const left = 2 * i + 1;
-      if (left >= this.size) break;
-      const right = left + 1;
-      const child = right < this.size && this.worse(this.scores[right]!, this.nodes[right]!, this.scores[left]!, this.nodes[left]!) ? right : left;
-      if (!this.worse(this.scores[child]!, this.nodes[child]!, score, node)) break;
-      this.scores[i] = this.scores[child]!;
-      this.nodes[i] = this.nodes[child]!;
-      i = child;
-    }
-    this.scores[i] = score;
-    this.nodes[i] = node;
-    return true;
-  }
-
-  /** Whether (a, an) ranks below (b, bn): lower score, or equal score and higher position. */
-  private worse(a: number, an: number, b: number, bn: number): boolean {
-    return a < b || (a === b && an > bn);
-  }
-
-  hits(): TextHit[] {
-    const out: TextHit[] = [];
-    for (let i = 0; i < this.size; i++) out.push({ node: this.nodes[i]!, score: this.scores[i]! });
-    return out;
-  }
-}
-
 export interface TopKOptions {
   /** Keep the best `limit` nodes (ties by position); all when undefined. */
   limit?: number;
@@ -293,7 +230,7 @@ export function rankTerms(lists: PostingLists, groups: readonly (readonly Weight
   // As `slice(0, limit)` reads a limit: whole numbers, at most every node.
   const capacity = limit === undefined ? lists.size : Math.min(Math.floor(limit), lists.size);
   if (!(capacity > 0)) return [];
-  const best = new Best(capacity);
+  const best = new BestK(capacity);
   const prune = limit !== undefined && options.prune !== false;
   // Whether the tail below TAIL_SHARE of the best score will be cut: then nodes that cannot reach
   // that share of the best score seen so far (a lower bound of the best) can be skipped too.
@@ -388,7 +325,7 @@ export function rankTerms(lists: PostingLists, groups: readonly (readonly Weight
     }
     if (moved) essential = cursors.filter((c) => !nonEssential[c.group]);
   }
-  const hits = best.hits().sort((a, b) => b.score - a.score || a.node - b.node);
+  const hits: TextHit[] = best.sorted().map(({ index, score }) => ({ node: index, score }));
   if (limit === undefined || !(prune ? cutsTail : touchesMore(lists, cursors, visited, 4 * limit))) return hits;
   // Pruning never skips the best node (a skipped node scores no more than one kept), so this is the maximum.
   const cut = hits[0]!.score * TAIL_SHARE;
