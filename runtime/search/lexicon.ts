@@ -139,8 +139,10 @@ export function alternativesOf(stem: string): readonly TermAlternative[] {
 }
 
 // A how-to question ("how do I…", "cómo se…", "steps to…") that names no kind asks for the behaviour
-// that does it. "how" and "cómo" are stop words, so this reads the text itself.
-const HOW_TO = /^\s*(?:¿\s*)?(?:how\b|c[oó]mo\b|steps\b|pasos\b)/iu;
+// that does it. "how" and "cómo" are stop words, so this reads the text itself. "How" before a word of
+// degree ("how long", "how many", "how much", "how often"…) asks for a quantity, which a rule or an
+// entity states, not for steps (Spanish asks those with "cuánto", never with "cómo").
+const HOW_TO = /^\s*(?:¿\s*)?(?:how\b(?!\s+(?:long|many|much|often|far|soon|old|big|large|small|fast|late|early)\b)|c[oó]mo\b|steps\b|pasos\b)/iu;
 const HOW_TO_KINDS: readonly Kind[] = ['use-case', 'command', 'process'];
 
 /** Kinds the query asks for by name ("which rule…", "casos de uso de…"), or by asking how ("how do I…"). */

@@ -13,4 +13,11 @@ describe('how-to intent', () => {
     expect([...analyzeQuery('how does the rule on discounts work').kinds]).not.toContain('use-case');
     expect(analyzeQuery('the customer knows how much it costs').kinds.size).toBe(0);
   });
+
+  it('takes "how long / many / much…" for a question of quantity, not of steps', () => {
+    for (const q of ['how long does a refund take', 'How many items fit in one parcel', 'how much is the late fee', 'how often are reminders sent']) {
+      expect(analyzeQuery(q).kinds.size, q).toBe(0);
+    }
+    expect([...analyzeQuery('how do I refund a late order').kinds].sort()).toEqual(['command', 'process', 'use-case']);
+  });
 });
