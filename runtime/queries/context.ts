@@ -18,7 +18,8 @@ import { compareBySpecificity } from '../../model/edges.js';
 import { implicitMark } from './answer-shapes.js';
 import type { KddIndex } from '../kdd-index.js';
 import { type GraphEdge, type GraphNode, type Kind, type Layer, type LayerViolation } from '../../model/graph.js';
-import { fuse, type MatchSource } from '../search/fuse.js';
+import { fuse, type FusedCandidate, type MatchSource } from '../search/fuse.js';
+import { isImpactQuestion } from '../search/impact-intent.js';
 import { explainNode, type Why } from '../search/explain.js';
 import { bestSnippet } from '../search/snippet.js';
 import { queryVectorParam } from '../search/semantic.js';
@@ -137,12 +138,22 @@ export function context(index: KddIndex, params: ContextParams | RawParams): Con
   // whole of the first documents would leave the later relevant ones out altogether.
   const results: ContextHit[] = [];
   const fields: (Record<string, unknown> | undefined)[] = [];
-  for (const c of fused.candidates) {
-    if (results.length >= limit || c.score < minScore) break;
+  const passes = (c: FusedCandidate) => {
+    if (c.score < minScore) return false;
     const node = bundle.nodes[c.node]!;
-    if ((kinds.size > 0 && !kinds.has(node.kind)) || (layers.size > 0 && !layers.has(node.layer))) continue;
+    return (kinds.size === 0 || kinds.has(node.kind)) && (layers.size === 0 || layers.has(node.layer));
+  };
+  const impact = isImpactQuestion(queryText, fused.analysis.terms) ? impactAnswer(index, fused.candidates.filter(passes), limit, respectLayers, includeImplicit) : null;
+  for (const c of impact?.members ?? fused.candidates) {
+    if (results.length >= limit || c.score < minScore) break;
+    if (!passes(c)) continue;
+    const node = bundle.nodes[c.node]!;
     const hit = toHit(node, c.score, c.match_source, bestSnippet(node, fused.analysis.groups, index.text));
-    if (explain) hit.why = explainNode(index, fused.analysis, fused.expansion, c.node, c.match_source === 'graph' || c.match_source === 'fusion');
+    if (explain) {
+      hit.why = explainNode(index, fused.analysis, fused.expansion, c.node, c.match_source === 'graph' || c.match_source === 'fusion');
+      const edge = impact?.dependants.get(c.node);
+      if (edge) hit.why.depends_on = { from_node: edge.from_node, edge_type: edge.edge_type, to_node: edge.to_node };
+    }
     hit.tokens = estimateJsonTokens(hit);
     if (!take(budget, hit.tokens)) break;
     results.push(hit);
@@ -250,4 +261,31 @@ function violations(index: KddIndex, skipped: ReadonlySet<number> | undefined, r
     out.push({ from_node: edge.from_node, to_node: edge.to_node, from_layer: from.layer, to_layer: to.layer, edge_type: edge.edge_type, source_file: edge.source_file });
   }
   return out;
+}
+
+/**
+ * The answer to an impact question ("if the grace period changes…, which documents change?"): its
+ * subject (the best result) and the documents that depend on it — those with an edge to it, which
+ * QRY-004 reports as directly affected — before any other result, as far as `limit` allows. The
+ * members keep their ranking order. Measured against the plain ranking in
+ * docs/decisions/retrieval-generalization.md (budget filling).
+ */
+function impactAnswer(index: KddIndex, admitted: readonly FusedCandidate[], limit: number, respectLayers: boolean, includeImplicit: boolean): { members: FusedCandidate[]; dependants: Map<number, GraphEdge> } {
+  // Dependant → its most specific edge to the subject (as graph, impact and hints name a pair).
+  const dependants = new Map<number, GraphEdge>();
+  const subject = admitted[0];
+  if (!subject) return { members: [], dependants };
+  const { bundle } = index;
+  for (const e of bundle.incoming[subject.node] ?? []) {
+    const edge = bundle.edges[e]!;
+    if ((respectLayers && edge.layer_violation) || (!includeImplicit && isAgentEdge(edge))) continue;
+    const from = index.nodeIndex.get(edge.from_node);
+    const old = from === undefined ? undefined : dependants.get(from);
+    if (from === undefined || from === subject.node || (old && compareBySpecificity(edge, old) >= 0)) continue;
+    dependants.set(from, edge);
+  }
+  const members = new Set<FusedCandidate>([subject]);
+  for (const c of admitted) if (members.size < limit && dependants.has(c.node)) members.add(c);
+  for (const c of admitted) if (members.size < limit) members.add(c);
+  return { members: admitted.filter((c) => members.has(c)), dependants };
 }

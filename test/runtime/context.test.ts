@@ -10,6 +10,7 @@ import { context } from '../../runtime/queries/context.js';
 import { search } from '../../runtime/queries/search.js';
 import { estimateJsonTokens } from '../../runtime/tokens.js';
 
+import { makeIndex } from '../helpers/make-index.js';
 import { KDD_ENGINE_SPECS } from '../helpers/temp-tree.js';
 import { arbitraryIndex, arbitraryQuery } from './search/_random-index.js';
 
@@ -164,6 +165,41 @@ describe('context (QRY-003)', () => {
         { numRuns: 100 },
       );
     });
+  });
+});
+
+describe('context: impact questions', () => {
+  // Two requirements repeat the subject's words; the rule and the command only link to it.
+  const index = makeIndex(
+    [
+      { id: 'Entity:LateFee', title: 'LateFee', indexed_fields: { description: 'The late fee charged when a book is returned after its due date.' } },
+      { id: 'BR:BR-001', title: 'Fee cap', indexed_fields: { declaration: 'A charge never exceeds the price of the book.' } },
+      { id: 'CMD:CMD-001', title: 'ReturnBook', indexed_fields: { purpose: 'Records a returned book and applies charges.' } },
+      { id: 'REQ:REQ-001', title: 'Late fee reporting', indexed_fields: { description: 'The late fee totals appear in the monthly report of late fee income.' } },
+      { id: 'REQ:REQ-002', title: 'Late fee signage', indexed_fields: { description: 'The late fee amount is shown on a sign at the desk; late fee questions go to staff.' } },
+    ],
+    [
+      { from: 'BR:BR-001', to: 'Entity:LateFee', type: 'ENTITY_RULE' },
+      { from: 'CMD:CMD-001', to: 'Entity:LateFee', type: 'WIKI_LINK' },
+    ],
+  );
+
+  it('answers with the subject and what depends on it before other matches, in ranking order', () => {
+    const ranking = ids(context(index, { query_text: 'if the late fee changes, which documents change?', limit: 10 }));
+    expect(ranking.indexOf('REQ:REQ-001')).toBeLessThan(ranking.indexOf('CMD:CMD-001'));
+    const answer = context(index, { query_text: 'if the late fee changes, which documents change?', limit: 3, explain: true });
+    expect(ids(answer)).toEqual(['Entity:LateFee', 'BR:BR-001', 'CMD:CMD-001']);
+    expect(answer.results.map((h) => h.why!.depends_on)).toEqual([
+      undefined,
+      { from_node: 'BR:BR-001', edge_type: 'ENTITY_RULE', to_node: 'Entity:LateFee' },
+      { from_node: 'CMD:CMD-001', edge_type: 'WIKI_LINK', to_node: 'Entity:LateFee' },
+    ]);
+  });
+
+  it('leaves a question that asks for no impact to the ranking', () => {
+    const answer = context(index, { query_text: 'late fee', limit: 3, explain: true });
+    expect(ids(answer)).toEqual(ids(context(index, { query_text: 'late fee', limit: 10 })).slice(0, 3));
+    expect(answer.results.every((h) => h.why!.depends_on === undefined)).toBe(true);
   });
 });
 

@@ -108,6 +108,16 @@ describe('kdd mcp over stdio', () => {
     expect(() => JSON.parse(ctx.text)).toThrow();
   });
 
+  it('with explain: true, the Markdown block says why each result ranked, as the structured answer does', async () => {
+    for (const tool of ['kdd_context', 'kdd_search']) {
+      const answer = await call(tool, { query_text: 'CMD-001', explain: true });
+      expect(answer.data.results[0].why.exact).toBe('CMD-001');
+      expect(answer.text).toContain('_why: matched ');
+      expect(answer.text).toContain('exact "CMD-001"');
+    }
+    expect((await call('kdd_context', { query_text: 'CMD-001' })).text).not.toContain('_why:');
+  });
+
   it('resolves short references and PRD spellings as every door does', async () => {
     const related = await call('kdd_related', { node: 'Pedido', depth: 1 });
     expect(related.data.center_node.id).toBe('Entity:Pedido');
