@@ -19,6 +19,9 @@ const list = <T>(items: readonly T[], render: (item: T) => string, none = '_none
 const warned = (warnings: readonly KddWarning[]) => (warnings.length ? `\n\n${warnings.map((w) => `> ⚠ ${w.code}: ${w.message}`).join('\n')}` : '');
 const edge = (e: { from_node: string; to_node: string; edge_type: string; implicit?: true }) => `${e.from_node} —${e.edge_type}${e.implicit ? ' (implicit)' : ''}→ ${e.to_node}`;
 
+/** A context result's passages, whole (the budget already chose them), each under its heading. */
+const passages = (items: readonly { section: string; text: string }[] | undefined) =>
+  (items ?? []).map((p) => `\n  §${p.section}:\n${p.text.split('\n').map((l) => `    ${l}`).join('\n')}`).join('');
 const step = (s: { from_node: string; edge_type: string; to_node: string }) => `${s.from_node} —${s.edge_type}→ ${s.to_node}`;
 /** `why` (with `explain: true`), one line: matched terms and fields, expansions, exact key, graph path. */
 const why = (w: Why | undefined) => {
@@ -35,7 +38,7 @@ const why = (w: Why | undefined) => {
 const RENDER: Renderers = {
   context: (r) =>
     `## ${r.total_results} specs for the task (${r.retrieval_strategy}, ~${r.total_tokens} tokens)\n\n` +
-    list(r.results, (h) => `${node({ id: h.node_id, title: h.title, kind: h.kind, source_file: h.source_file })} · score ${h.score.toFixed(2)} · ${h.match_source}${h.section ? ` · §${h.section}` : ''}\n  ${clip(h.snippet)}${why(h.why)}`) +
+    list(r.results, (h) => `${node({ id: h.node_id, title: h.title, kind: h.kind, source_file: h.source_file })} · score ${h.score.toFixed(2)} · ${h.match_source}${h.section ? ` · §${h.section}` : ''}\n  ${clip(h.snippet)}${passages(h.passages)}${why(h.why)}`) +
     (r.graph_expansion.length ? `\n\n### Relations\n${list(r.graph_expansion, edge)}` : '') +
     (r.layer_violations.length ? `\n\n### Layer violations\n${list(r.layer_violations, edge)}` : '') +
     warned(r.warnings),

@@ -6,7 +6,9 @@ import { compile, packCompiled } from '../../compiler/pipeline.js';
 import type { KddIndex } from '../../runtime/kdd-index.js';
 import { loadIndex } from '../../runtime/load.js';
 import { compareBySpecificity } from '../../model/edges.js';
-import { context } from '../../runtime/queries/context.js';
+import { context, MAX_PASSAGES, PASSAGE_CHARS } from '../../runtime/queries/context.js';
+import { analyzeQuery } from '../../runtime/search/rank.js';
+import { tokenize } from '../../runtime/search/tokenizer.js';
 import { search } from '../../runtime/queries/search.js';
 import { estimateJsonTokens } from '../../runtime/tokens.js';
 
@@ -77,23 +79,40 @@ describe('context (QRY-003)', () => {
     expect(result.warnings.map((w) => w.code)).toContain('TOKEN_LIMIT_EXCEEDED');
   });
 
-  it('fills the budget with every result snippet first, then full fields best first as far as they fit', () => {
-    const all = context(shop, { query_text: 'pedido cliente regla', min_score: 0, max_tokens: 1e6 });
-    expect(all.results.every((r) => r.indexed_fields !== undefined && !r.truncated)).toBe(true);
-    const full = new Map(all.results.map((r) => [r.node_id, r.tokens]));
-    const snippetOnly = all.results.map(({ indexed_fields: _, tokens: __, ...head }) => estimateJsonTokens({ ...head, truncated: true, tokens: 0 }));
+  it('fills the budget with every result snippet entry first, then the passages that answer, best result first', () => {
+    const query = 'pedido cliente regla';
+    const all = context(shop, { query_text: query, min_score: 0, max_tokens: 1e6 });
+    // The words typed and their translations.
+    const queryTerms = new Set(analyzeQuery(query).groups.flat().map((alt) => alt.term));
+    expect(all.results.some((r) => (r.passages ?? []).length > 0)).toBe(true);
+    all.results.forEach((hit, rank) => {
+      expect(hit.truncated).toBeUndefined();
+      // Fewer passages for lower-ranked results: 3, 3, 3, 2, 2, 2, 1, 1, 1, then none.
+      expect((hit.passages ?? []).length).toBeLessThanOrEqual(Math.max(0, MAX_PASSAGES - Math.floor(rank / 3)));
+      const node = shop.bundle.nodes[shop.nodeIndex.get(hit.node_id)!]!;
+      for (const p of hit.passages ?? []) {
+        const section = node.sections.find((s) => s.heading === p.section)!;
+        expect(p.text.length).toBeLessThanOrEqual(PASSAGE_CHARS + 2);
+        // Only sections that hold a query word, never the snippet again.
+        expect(tokenize(`${section.heading} ${section.text}`).some((t) => queryTerms.has(t))).toBe(true);
+        expect(p.text).not.toBe(hit.snippet);
+      }
+      expect(hit.tokens).toBe(estimateJsonTokens({ ...hit, tokens: 0 }));
+    });
+    const passages = new Map(all.results.map((r) => [r.node_id, (r.passages ?? []).length]));
+    const snippetOnly = all.results.map(({ passages: p, tokens: __, ...head }) => estimateJsonTokens({ ...head, ...(p && { truncated: true }), tokens: 0 }));
     fc.assert(
       fc.property(fc.integer({ min: 50, max: all.total_tokens }), (maxTokens) => {
-        const r = context(shop, { query_text: 'pedido cliente regla', min_score: 0, max_tokens: maxTokens });
+        const r = context(shop, { query_text: query, min_score: 0, max_tokens: maxTokens });
         expect(r.results.map((h) => h.node_id)).toEqual(all.results.slice(0, r.results.length).map((h) => h.node_id));
         expect(r.total_tokens).toBeLessThanOrEqual(maxTokens);
-        // A result left without its fields is one whose fields did not fit in what was left.
-        const used = r.results.reduce((sum, h) => sum + h.tokens, 0);
+        expect(r.results.reduce((sum, h) => sum + h.tokens, 0)).toBe(r.total_tokens);
         for (const h of r.results) {
-          if (!h.truncated) continue;
-          expect(h.indexed_fields).toBeUndefined();
-          expect(used + full.get(h.node_id)! - h.tokens).toBeGreaterThan(maxTokens);
+          expect(h.tokens).toBe(estimateJsonTokens({ ...h, tokens: 0 }));
+          // `truncated` marks exactly the entries that lack some of their passages.
+          expect(h.truncated === true).toBe((h.passages ?? []).length < passages.get(h.node_id)!);
         }
+        if (r.results.some((h) => h.truncated)) expect(r.warnings.map((w) => w.code)).toContain('TOKEN_LIMIT_EXCEEDED');
         // A result is left out only when not even its snippet entry fits.
         const cut = r.results.length;
         if (cut < all.results.length) expect(snippetOnly.slice(0, cut + 1).reduce((a, b) => a + b, 0)).toBeGreaterThan(maxTokens);
