@@ -103,6 +103,8 @@ export interface ContextResult {
   total_results: number;
   total_nodes: number;
   total_tokens: number;
+  /** True when the budget left something out (a result or a passage); a `TOKEN_LIMIT_EXCEEDED` warning says so too. */
+  truncated: boolean;
   warnings: KddWarning[];
 }
 
@@ -192,6 +194,7 @@ export function context(index: KddIndex, params: ContextParams | RawParams): Con
     total_results: results.length,
     total_nodes: results.length,
     total_tokens: budget.used,
+    truncated: budget.exceeded,
     warnings,
   };
 }

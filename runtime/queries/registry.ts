@@ -145,6 +145,7 @@ export const QUERIES = {
       total_results: s.integer(),
       total_nodes: s.integer(),
       total_tokens: s.integer(),
+      truncated: s.boolean(),
       warnings: warningList,
     }),
     embeds: true,
