@@ -170,6 +170,8 @@ export function context(index: KddIndex, params: ContextParams | RawParams): Con
       hit.why = explainNode(index, fused.analysis, fused.expansion, c.node, c.match_source === 'graph' || c.match_source === 'fusion');
       const edge = impact?.dependants.get(c.node);
       if (edge) hit.why.depends_on = { from_node: edge.from_node, edge_type: edge.edge_type, to_node: edge.to_node };
+      const chunk = fused.semanticChunks?.get(c.node);
+      if (chunk !== undefined) hit.why.semantic_chunk = bundle.chunks[chunk]!.id;
     }
     const length = JSON.stringify(hit).length;
     hit.tokens = tokensOfLength(length);

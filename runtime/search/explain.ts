@@ -35,7 +35,7 @@ export interface Why {
   graph_path?: PathStep[];
   /** Impact question (context): the edge by which this node depends on the question's subject. */
   depends_on?: PathStep;
-  /** Semantic search (L2): the chunk whose vector was closest to the query's. */
+  /** L2, a result of the semantic list: the chunk whose vector was closest to the query's. */
   semantic_chunk?: string;
 }
 
