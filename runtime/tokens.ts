@@ -21,23 +21,6 @@ export function estimateJsonTokens(value: unknown): number {
   return estimateTokens(JSON.stringify(value) ?? '');
 }
 
-// JSON text lengths of immutable values (bundle data: a node's `indexed_fields`), by identity.
-const JSON_LENGTHS = new WeakMap<object, number>();
-
-/**
- * Length of `JSON.stringify(value)` for a value that is never mutated (bundle data), memoised by
- * identity for objects: answers that embed the same node's fields again and again stringify them once.
- */
-export function frozenJsonLength(value: unknown): number {
-  if (typeof value !== 'object' || value === null) return (JSON.stringify(value) ?? '').length;
-  let length = JSON_LENGTHS.get(value);
-  if (length === undefined) {
-    length = (JSON.stringify(value) ?? '').length;
-    JSON_LENGTHS.set(value, length);
-  }
-  return length;
-}
-
 /** A running token budget. `take` never lets `used` exceed `max`. */
 export interface TokenBudget {
   readonly max: number;

@@ -5,6 +5,7 @@
  */
 import type { KddWarning } from '../model/errors.js';
 import type { QueryName, QueryResult } from '../runtime/queries/registry.js';
+import type { Why } from '../runtime/search/explain.js';
 
 type Renderers = { [N in QueryName]: (result: QueryResult<N>) => string };
 
@@ -18,16 +19,32 @@ const list = <T>(items: readonly T[], render: (item: T) => string, none = '_none
 const warned = (warnings: readonly KddWarning[]) => (warnings.length ? `\n\n${warnings.map((w) => `> ⚠ ${w.code}: ${w.message}`).join('\n')}` : '');
 const edge = (e: { from_node: string; to_node: string; edge_type: string; implicit?: true }) => `${e.from_node} —${e.edge_type}${e.implicit ? ' (implicit)' : ''}→ ${e.to_node}`;
 
+/** A context result's passages, whole (the budget already chose them), each under its heading. */
+const passages = (items: readonly { section: string; text: string }[] | undefined) =>
+  (items ?? []).map((p) => `\n  §${p.section}:\n${p.text.split('\n').map((l) => `    ${l}`).join('\n')}`).join('');
+const step = (s: { from_node: string; edge_type: string; to_node: string }) => `${s.from_node} —${s.edge_type}→ ${s.to_node}`;
+/** `why` (with `explain: true`), one line: matched terms and fields, expansions, exact key, graph path. */
+const why = (w: Why | undefined) => {
+  if (!w) return '';
+  const parts = [`matched ${w.matched.map((m) => `${m.expanded_from ? `${m.expanded_from}→` : ''}${m.term} (${m.fields.join(', ')})`).join('; ') || 'no query term'}`];
+  if (w.exact) parts.push(`exact "${w.exact}"`);
+  if (w.kind_asked) parts.push('kind asked for');
+  if (w.graph_path) parts.push(`graph ${w.graph_path.map(step).join(', ')}`);
+  if (w.depends_on) parts.push(`depends on the subject: ${step(w.depends_on)}`);
+  if (w.semantic_chunk) parts.push(`closest passage ${w.semantic_chunk}`);
+  return `\n  _why: ${parts.join(' · ')}_`;
+};
+
 const RENDER: Renderers = {
   context: (r) =>
     `## ${r.total_results} specs for the task (${r.retrieval_strategy}, ~${r.total_tokens} tokens)\n\n` +
-    list(r.results, (h) => `${node({ id: h.node_id, title: h.title, kind: h.kind, source_file: h.source_file })} · score ${h.score.toFixed(2)} · ${h.match_source}${h.section ? ` · §${h.section}` : ''}\n  ${clip(h.snippet)}`) +
+    list(r.results, (h) => `${node({ id: h.node_id, title: h.title, kind: h.kind, source_file: h.source_file })} · score ${h.score.toFixed(2)} · ${h.match_source}${h.section ? ` · §${h.section}` : ''}\n  ${clip(h.snippet)}${passages(h.passages)}${why(h.why)}`) +
     (r.graph_expansion.length ? `\n\n### Relations\n${list(r.graph_expansion, edge)}` : '') +
     (r.layer_violations.length ? `\n\n### Layer violations\n${list(r.layer_violations, edge)}` : '') +
     warned(r.warnings),
   search: (r) =>
     `## ${r.total_results} results (${r.retrieval_strategy}${r.embedding_model ? `, ${r.embedding_model}` : ''})\n\n` +
-    list(r.results, (h) => `**${h.node_id}** (${h.document_kind}) · score ${h.score.toFixed(2)}${h.section_path ? ` · ${h.section_path}` : ''}\n  ${clip(h.snippet)}`) +
+    list(r.results, (h) => `**${h.node_id}** (${h.document_kind}) · score ${h.score.toFixed(2)}${h.section_path ? ` · ${h.section_path}` : ''}\n  ${clip(h.snippet)}${why(h.why)}`) +
     warned(r.warnings),
   hints: (r) => {
     const item = (c: QueryResult<'hints'>['constraints'][number]) => `${node({ id: c.node_id, title: c.title, kind: c.kind, source_file: c.source_file })} · via ${c.reached_via}\n  ${clip(c.content, 400)}`;

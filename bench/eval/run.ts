@@ -12,7 +12,8 @@
  * scored and reported in aggregate, never printed.
  * Options: `--set <name>` runs one set; `--split dev|test` one split; `--param key=value` overrides
  * a context parameter (diagnosis only: the reported numbers use defaults); `--no-agent` skips the
- * agent view.
+ * agent view; `--packing` adds, per split, what the budget was spent on: the mean tokens of the
+ * answer and the share of them that went to grade ≥ 2 documents and to unlabelled ones (grade 0).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -45,6 +46,7 @@ const BUDGETS = [2000, 4000, 8000] as const;
 const argAfter = (flag: string) => (process.argv.includes(flag) ? process.argv[process.argv.indexOf(flag) + 1] : undefined);
 const verbose = process.argv.includes('--verbose');
 const agentView = !process.argv.includes('--no-agent');
+const packing = process.argv.includes('--packing');
 const only = argAfter('--set');
 const onlySplit = argAfter('--split');
 // `--param key=value` (repeatable) overrides a context parameter, e.g. `--param expand_graph=false`.
@@ -76,6 +78,12 @@ const num = (v: number, w = 6) => (Number.isNaN(v) ? '-' : v.toFixed(3)).padStar
 const fmt = (r: Row) => `${num(r.ndcg, 7)} ${num(r.p5)} ${num(r.mrr)}`;
 const scoreRow = (ranked: readonly string[], grades: Grades): Row => ({ ndcg: ndcg(ranked, grades), p5: precision(ranked, grades), mrr: reciprocalRank(ranked, grades) });
 
+/** Tokens of an answer: in all, on grade ≥ 2 documents, on unlabelled (grade 0) ones. */
+function tokensByGrade(results: readonly { node_id: string; tokens: number }[], grades: Grades): number[] {
+  const on = (keep: (grade: number) => boolean) => results.filter((r) => keep(grades[r.node_id] ?? 0)).reduce((s, r) => s + r.tokens, 0);
+  return [on(() => true), on((g) => g >= 2), on((g) => g === 0)];
+}
+
 async function evaluate(set: QuerySet): Promise<void> {
   if (!existsSync(set.specsDir)) {
     console.log(`${set.name}: corpus ${set.specsDir} not found, skipped`);
@@ -88,6 +96,8 @@ async function evaluate(set: QuerySet): Promise<void> {
   const ours = new Map<string, Row[]>();
   const base = new Map<string, Row[]>();
   const agent = new Map<string, number[][]>();
+  // key = split; per query and budget: [total tokens, tokens on grade ≥ 2, tokens on grade 0].
+  const spent = new Map<string, number[][][]>();
   const push = <T>(map: Map<string, T[]>, key: string, value: T) => map.set(key, [...(map.get(key) ?? []), value]);
   const unknown = new Set<string>();
   const queries = set.queries.filter((q) => !onlySplit || q.split === onlySplit);
@@ -97,7 +107,9 @@ async function evaluate(set: QuerySet): Promise<void> {
     const plain = baseline(q.query, 10);
     const row = scoreRow(ranked, q.relevant);
     const brow = scoreRow(plain, q.relevant);
-    const shares = agentView ? BUDGETS.map((max_tokens) => gradeShare(context(index, { query_text: q.query, max_tokens, ...extra }).results.map((r) => r.node_id), q.relevant)) : [];
+    const answers = agentView || packing ? BUDGETS.map((max_tokens) => context(index, { query_text: q.query, max_tokens, ...extra })) : [];
+    const shares = agentView ? answers.map((a) => gradeShare(a.results.map((r) => r.node_id), q.relevant)) : [];
+    if (packing) push(spent, q.split, answers.map((a) => tokensByGrade(a.results, q.relevant)));
     for (const type of [q.type, 'ALL']) {
       const key = `${q.split}\u0000${type}`;
       push(ours, key, row);
@@ -122,6 +134,12 @@ async function evaluate(set: QuerySet): Promise<void> {
       const shares = agent.get(key) ?? [];
       const agentCols = agentView ? ` | ${BUDGETS.map((_, i) => num(mean(shares.map((s) => s[i]!)))).join(' ')}` : '';
       console.log(`  [${split}] ${type.padEnd(14)} ${String(rows.length).padStart(3)} | ${fmt(meanRow(rows))} | ${fmt(meanRow(base.get(key)!))}${agentCols}`);
+    }
+    const used = spent.get(split);
+    if (used) {
+      const at = (b: number, k: number) => mean(used.map((q) => q[b]![k]!));
+      const cols = BUDGETS.map((budget, b) => `@${budget / 1000}k ${at(b, 0).toFixed(0).padStart(4)} tok, ${num(at(b, 1) / at(b, 0), 5)} on grade≥2, ${num(at(b, 2) / at(b, 0), 5)} on grade 0`);
+      console.log(`  [${split}] packing: ${cols.join(' | ')}`);
     }
   }
 }

@@ -18,11 +18,12 @@ import { compareBySpecificity } from '../../model/edges.js';
 import { implicitMark } from './answer-shapes.js';
 import type { KddIndex } from '../kdd-index.js';
 import { type GraphEdge, type GraphNode, type Kind, type Layer, type LayerViolation } from '../../model/graph.js';
-import { fuse, type MatchSource } from '../search/fuse.js';
+import { fuse, type FusedCandidate, type MatchSource } from '../search/fuse.js';
+import { isImpactQuestion } from '../search/impact-intent.js';
 import { explainNode, type Why } from '../search/explain.js';
-import { bestSnippet } from '../search/snippet.js';
+import { sectionPassage, snippetAndSections } from '../search/snippet.js';
 import { queryVectorParam } from '../search/semantic.js';
-import { createBudget, estimateJsonTokens, frozenJsonLength, take, tokensOfLength } from '../tokens.js';
+import { createBudget, take, tokensOfLength, type TokenBudget } from '../tokens.js';
 import { boolParam, intParam, numberParam, requireIndex, stringListParam, stringParam, type RawParams } from '../validate.js';
 import type { ParamsSpec } from '../param-spec.js';
 import { depthParam, explainParam, includeImplicitParam, kindsParam, layersParam, limitParam, queryTextParam, respectLayersParam } from './_params.js';
@@ -63,13 +64,24 @@ export interface ContextHit {
   section: string | null;
   snippet: string;
   source_file: string;
-  /** Omitted (and `truncated: true`) when the full entry did not fit the token budget. */
-  indexed_fields?: Record<string, unknown>;
-  truncated?: boolean;
+  /**
+   * The sections that answer the query (those holding its words, best first), beyond what the
+   * snippet already shows: at most {@link MAX_PASSAGES}, fewer for lower-ranked results; omitted
+   * when none fitted.
+   */
+  passages?: Passage[];
+  /** Present when some of those passages did not fit the token budget. */
+  truncated?: true;
   /** Estimated tokens of this entry. */
   tokens: number;
   /** Why it ranked (only with `explain: true`; counted in `tokens`). */
   why?: Why;
+}
+
+/** A section of a result: its heading and its text (whole, or the window around the query's first word). */
+export interface Passage {
+  section: string;
+  text: string;
 }
 
 export interface ExpansionEdge {
@@ -91,6 +103,8 @@ export interface ContextResult {
   total_results: number;
   total_nodes: number;
   total_tokens: number;
+  /** True when the budget left something out (a result or a passage); a `TOKEN_LIMIT_EXCEEDED` warning says so too. */
+  truncated: boolean;
   warnings: KddWarning[];
 }
 
@@ -132,23 +146,40 @@ export function context(index: KddIndex, params: ContextParams | RawParams): Con
   const { bundle } = index;
   const fused = fuse(index, queryText, { expandGraph: expand, depth, respectLayers, includeImplicit, queryVector, minScore });
   const budget = createBudget(maxTokens);
-  // What fills the budget: first every result that fits as its snippet (the passage that answers),
-  // then, best first, the full fields of those the rest of the budget can hold. A budget spent on the
-  // whole of the first documents would leave the later relevant ones out altogether.
+  // What fills the budget (BP-BUDGET-001): first every result that fits as its snippet entry, best
+  // first, so that no relevant document is left out for the sake of the first ones' full text; then,
+  // best result first, its passages (the sections that hold the query's words, best first; fewer
+  // further down the ranking). Tokens go to what answers the query, never to a document's other
+  // sections.
   const results: ContextHit[] = [];
-  const fields: (Record<string, unknown> | undefined)[] = [];
-  for (const c of fused.candidates) {
-    if (results.length >= limit || c.score < minScore) break;
+  const entries: Entry[] = [];
+  const passes = (c: FusedCandidate) => {
+    if (c.score < minScore) return false;
     const node = bundle.nodes[c.node]!;
-    if ((kinds.size > 0 && !kinds.has(node.kind)) || (layers.size > 0 && !layers.has(node.layer))) continue;
-    const hit = toHit(node, c.score, c.match_source, bestSnippet(node, fused.analysis.groups, index.text));
-    if (explain) hit.why = explainNode(index, fused.analysis, fused.expansion, c.node, c.match_source === 'graph' || c.match_source === 'fusion');
-    hit.tokens = estimateJsonTokens(hit);
+    return (kinds.size === 0 || kinds.has(node.kind)) && (layers.size === 0 || layers.has(node.layer));
+  };
+  const { groups } = fused.analysis;
+  const impact = isImpactQuestion(queryText, fused.analysis.terms) ? impactAnswer(index, fused.candidates.filter(passes), limit, respectLayers, includeImplicit) : null;
+  for (const c of impact?.members ?? fused.candidates) {
+    if (results.length >= limit || c.score < minScore) break;
+    if (!passes(c)) continue;
+    const node = bundle.nodes[c.node]!;
+    const { snippet, sections: plan } = snippetAndSections(node, groups, index.text, passagesFor(results.length));
+    const hit = toHit(node, c.score, c.match_source, snippet, plan.length > 0);
+    if (explain) {
+      hit.why = explainNode(index, fused.analysis, fused.expansion, c.node, c.match_source === 'graph' || c.match_source === 'fusion');
+      const edge = impact?.dependants.get(c.node);
+      if (edge) hit.why.depends_on = { from_node: edge.from_node, edge_type: edge.edge_type, to_node: edge.to_node };
+      const chunk = fused.semanticChunks?.get(c.node);
+      if (chunk !== undefined) hit.why.semantic_chunk = bundle.chunks[chunk]!.id;
+    }
+    const length = JSON.stringify(hit).length;
+    hit.tokens = tokensOfLength(length);
     if (!take(budget, hit.tokens)) break;
     results.push(hit);
-    fields.push(node.indexed_fields);
+    entries.push({ node, plan, length });
   }
-  results.forEach((hit, i) => addFields(hit, fields[i], budget));
+  addPassages(results, entries, (node, s) => ({ section: node.sections[s]!.heading, text: sectionPassage(node, s, groups, index.text, PASSAGE_CHARS) }), budget);
 
   const returned = new Set(results.map((r) => r.node_id));
   const warnings: KddWarning[] = [];
@@ -165,11 +196,12 @@ export function context(index: KddIndex, params: ContextParams | RawParams): Con
     total_results: results.length,
     total_nodes: results.length,
     total_tokens: budget.used,
+    truncated: budget.exceeded,
     warnings,
   };
 }
 
-function toHit(node: GraphNode, score: number, source: MatchSource, snippet: { section: string | null; text: string }): ContextHit {
+function toHit(node: GraphNode, score: number, source: MatchSource, snippet: { section: string | null; text: string }, more: boolean): ContextHit {
   return {
     node_id: node.id,
     kind: node.kind,
@@ -180,39 +212,60 @@ function toHit(node: GraphNode, score: number, source: MatchSource, snippet: { s
     section: snippet.section,
     snippet: snippet.text,
     source_file: node.source_file,
-    truncated: true,
+    ...(more && { truncated: true as const }),
     tokens: 0,
   };
 }
 
+/** Sections given to one result at most (BP-BUDGET-001 `max_sections_per_item`). */
+export const MAX_PASSAGES = 3;
+/** Longest passage, in characters (~300 tokens): a longer section is cut around the query's first word. */
+export const PASSAGE_CHARS = 1200;
+
 /**
- * Gives a snippet-only entry its `indexed_fields` if the budget holds the difference (the entry's
- * key order stays that of a full entry: fields before `tokens`); otherwise it stays `truncated`.
+ * Passages the result at `rank` (0 = best) may receive: {@link MAX_PASSAGES} for the first three,
+ * one less for each next three, none from the tenth on — shorter cuts for the documents less likely
+ * to answer (measured against equal shares in docs/decisions/retrieval-generalization.md).
  */
-function addFields(hit: ContextHit, fields: Record<string, unknown> | undefined, budget: ReturnType<typeof createBudget>): void {
-  if (fields === undefined) return;
-  const { tokens: compact, why, ...head } = hit;
-  delete head.truncated;
-  const full: ContextHit = { ...head, indexed_fields: fields, tokens: 0, ...(why && { why }) };
-  full.tokens = estimateHitTokens(full);
-  if (!take(budget, full.tokens - compact)) return;
-  for (const key of Object.keys(hit)) delete (hit as unknown as Record<string, unknown>)[key];
-  Object.assign(hit, full);
+const passagesFor = (rank: number) => Math.max(0, MAX_PASSAGES - Math.floor(rank / 3));
+
+/** A snippet entry taken into the answer: its node, its planned passages, its JSON length (with `tokens: 0`). */
+interface Entry {
+  node: GraphNode;
+  plan: number[];
+  length: number;
 }
 
 /**
- * `estimateJsonTokens(hit)` without stringifying the node's `indexed_fields` on every answer: the
- * entry is measured without them (an undefined property is left out of JSON, key order unchanged),
- * and the fields' own JSON length (memoised per node object, bundle data is never mutated) is added
- * with its key, colon and comma: `,"indexed_fields":` = 18 characters.
+ * Adds the planned passages to the snippet entries, best result first, each passage if the budget
+ * holds it (one that does not fit is skipped and the next is tried, BP-BUDGET-001). Entry lengths
+ * are tracked in JSON characters, so each passage is measured once and no entry is measured again;
+ * an entry that received all its planned passages loses `truncated`.
  */
-function estimateHitTokens(hit: ContextHit): number {
-  const fields = hit.indexed_fields;
-  if (fields === undefined) return estimateJsonTokens(hit);
-  hit.indexed_fields = undefined;
-  const rest = JSON.stringify(hit).length;
-  hit.indexed_fields = fields;
-  return tokensOfLength(rest + 18 + frozenJsonLength(fields));
+function addPassages(hits: ContextHit[], entries: readonly Entry[], passageOf: (node: GraphNode, section: number) => Passage, budget: TokenBudget): void {
+  hits.forEach((hit, i) => {
+    const { node, plan } = entries[i]!;
+    let { length } = entries[i]!;
+    const taken: Passage[] = [];
+    for (const section of plan) {
+      const passage = passageOf(node, section);
+      // `,"passages":[…]` opens with the first passage; each further one adds its comma.
+      const longer = length + JSON.stringify(passage).length + (taken.length === 0 ? ',"passages":[]'.length : 1);
+      if (!take(budget, tokensOfLength(longer) - hit.tokens)) continue;
+      taken.push(passage);
+      length = longer;
+      hit.tokens = tokensOfLength(length);
+    }
+    if (taken.length === 0) return;
+    const { truncated, tokens, why, ...head } = hit;
+    const complete = taken.length === plan.length;
+    // Dropping `truncated` only shortens the entry: the budget gets the difference back.
+    if (complete) length -= ',"truncated":true'.length;
+    const full: ContextHit = { ...head, passages: taken, ...(!complete && { truncated }), tokens: tokensOfLength(length), ...(why && { why }) };
+    budget.used -= tokens - full.tokens;
+    for (const key of Object.keys(hit)) delete (hit as unknown as Record<string, unknown>)[key];
+    Object.assign(hit, full);
+  });
 }
 
 /** Edges whose two ends are both returned, one per node pair (typed over WIKI_LINK, authored over agent edges). */
@@ -250,4 +303,31 @@ function violations(index: KddIndex, skipped: ReadonlySet<number> | undefined, r
     out.push({ from_node: edge.from_node, to_node: edge.to_node, from_layer: from.layer, to_layer: to.layer, edge_type: edge.edge_type, source_file: edge.source_file });
   }
   return out;
+}
+
+/**
+ * The answer to an impact question ("if the grace period changes…, which documents change?"): its
+ * subject (the best result) and the documents that depend on it — those with an edge to it, which
+ * QRY-004 reports as directly affected — before any other result, as far as `limit` allows. The
+ * members keep their ranking order. Measured against the plain ranking in
+ * docs/decisions/retrieval-generalization.md (budget filling).
+ */
+function impactAnswer(index: KddIndex, admitted: readonly FusedCandidate[], limit: number, respectLayers: boolean, includeImplicit: boolean): { members: FusedCandidate[]; dependants: Map<number, GraphEdge> } {
+  // Dependant → its most specific edge to the subject (as graph, impact and hints name a pair).
+  const dependants = new Map<number, GraphEdge>();
+  const subject = admitted[0];
+  if (!subject) return { members: [], dependants };
+  const { bundle } = index;
+  for (const e of bundle.incoming[subject.node] ?? []) {
+    const edge = bundle.edges[e]!;
+    if ((respectLayers && edge.layer_violation) || (!includeImplicit && isAgentEdge(edge))) continue;
+    const from = index.nodeIndex.get(edge.from_node);
+    const old = from === undefined ? undefined : dependants.get(from);
+    if (from === undefined || from === subject.node || (old && compareBySpecificity(edge, old) >= 0)) continue;
+    dependants.set(from, edge);
+  }
+  const members = new Set<FusedCandidate>([subject]);
+  for (const c of admitted) if (members.size < limit && dependants.has(c.node)) members.add(c);
+  for (const c of admitted) if (members.size < limit) members.add(c);
+  return { members: admitted.filter((c) => members.has(c)), dependants };
 }

@@ -33,7 +33,9 @@ export interface Why {
   kind_asked?: true;
   /** Edges from a matching node to this one along which graph score flowed (best path). */
   graph_path?: PathStep[];
-  /** Semantic search (L2): the chunk whose vector was closest to the query's. */
+  /** Impact question (context): the edge by which this node depends on the question's subject. */
+  depends_on?: PathStep;
+  /** L2, a result of the semantic list: the chunk whose vector was closest to the query's. */
   semantic_chunk?: string;
 }
 

@@ -63,6 +63,8 @@ export interface Fused {
   expansion: Expansion | null;
   /** Whether the semantic list took part (vectors + query vector). */
   semantic: boolean;
+  /** Node → position in `bundle.chunks` of its best chunk by cosine, for the nodes of the semantic list (`why`). */
+  semanticChunks: Map<number, number> | null;
 }
 
 export function fuse(index: KddIndex, queryText: string, options: FuseOptions): Fused {
@@ -72,7 +74,8 @@ export function fuse(index: KddIndex, queryText: string, options: FuseOptions): 
   const analysis = isImpactQuestion(queryText, asked.terms) ? { ...asked, groups: subjectGroups(asked.groups) } : asked;
   // Lexical base scores live in per-index scratch arrays (lex.total[node], lex.has(node)): no map.
   const lex = lexicalScores(index, analysis);
-  const semantic = semanticScores(index, options.queryVector);
+  const semanticList = semanticScores(index, options.queryVector);
+  const semantic = semanticList?.scores ?? null;
   const lexOf = (node: number) => (lex.has(node) ? lex.total[node]! : 0);
   // Base = lexical + semantic: the lexical nodes, then the semantic-only ones.
   let baseNodes = lex.nodes;
@@ -120,7 +123,7 @@ export function fuse(index: KddIndex, queryText: string, options: FuseOptions): 
   if (graphScores) for (const [node, graph] of graphScores) if (!inBase(node)) keep(node, 0, 0, graph);
   raw.sort((a, b) => b.raw - a.raw || a.node - b.node);
   const candidates = raw.map((r) => ({ node: r.node, raw: r.raw, score: r.score, match_source: matchSource(r) }));
-  return { analysis, candidates, expansion, semantic: semantic !== null };
+  return { analysis, candidates, expansion, semantic: semantic !== null, semanticChunks: semanticList?.chunks ?? null };
 }
 
 interface RawScore {
@@ -146,17 +149,21 @@ function matchSource(r: { raw: number; lex: number; sem: number; graph: number }
   return sources[0] ?? (r.sem > r.graph ? 'semantic' : 'graph');
 }
 
-/** Node → normalised semantic score (0–1 × weight), or null when there is no semantic phase. */
-function semanticScores(index: KddIndex, vector: Float32Array | null | undefined): Map<number, number> | null {
+/**
+ * Node → normalised semantic score (0–1 × weight) and node → its best chunk, or null when there is
+ * no semantic phase.
+ */
+function semanticScores(index: KddIndex, vector: Float32Array | null | undefined): { scores: Map<number, number>; chunks: Map<number, number> } | null {
   if (!vector || !index.vectors) return null;
   const pool = topNodes(index, vector, SEMANTIC_POOL).filter((hit) => hit.cosine > 0);
-  const out = new Map<number, number>();
-  if (pool.length === 0) return out;
+  const scores = new Map<number, number>();
+  const chunks = new Map<number, number>();
+  if (pool.length === 0) return { scores, chunks };
   const bestCos = pool[0]!.cosine;
   const floor = pool.length > 1 ? pool.at(-1)!.cosine : 0;
   for (const hit of pool) {
     const share = bestCos > floor ? (hit.cosine - floor) / (bestCos - floor) : 1;
-    if (share > 0) out.set(hit.node, SEMANTIC_WEIGHT * share);
+    if (share > 0) scores.set(hit.node, SEMANTIC_WEIGHT * share), chunks.set(hit.node, hit.chunk);
   }
-  return out;
+  return { scores, chunks };
 }

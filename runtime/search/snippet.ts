@@ -49,21 +49,46 @@ function termWeights(groups: readonly (readonly TermAlternative[])[], text: Text
 }
 
 export function bestSnippet(node: GraphNode, groups: readonly (readonly TermAlternative[])[], text: TextIndex): Snippet {
-  const weight = termWeights(groups, text);
-  const data = nodeData(node);
-  const best = bestSection(node, data, weight);
-  const chosen = node.sections[best] ?? node.sections.find((s) => s.text.trim()) ?? null;
-  if (!chosen) return { section: null, text: node.title };
-  const at = best >= 0 ? sectionWindow(data, best, chosen.text) : null;
-  return { section: chosen.heading, text: at ? cut(at, weight) : window(chosen.text) };
+  return snippetAndSections(node, groups, text, 0).snippet;
 }
 
 /**
- * Index of the best-scoring section (-1 when none contains a query term). A section's score is the
- * sum, over the query groups it contains, of the group's best term weight — summed in the order the
- * groups first occur in the section's terms — times 1.1 for a defining section.
+ * The snippet, and the sections of the node that hold a query term, best first (the order the
+ * snippet's section is picked by; ties by position), at most `max`, leaving out the section the
+ * snippet already shows whole: the passages that answer the query beyond the snippet. One scoring
+ * pass serves both.
  */
-function bestSection(node: GraphNode, data: NodeData, weight: ReadonlyMap<string, TermWeight>): number {
+export function snippetAndSections(node: GraphNode, groups: readonly (readonly TermAlternative[])[], text: TextIndex, max: number): { snippet: Snippet; sections: number[] } {
+  const weight = termWeights(groups, text);
+  const data = nodeData(node);
+  const scores = sectionScores(node, data, weight);
+  const best = bestSection(scores);
+  const chosen = node.sections[best] ?? node.sections.find((s) => s.text.trim()) ?? null;
+  if (!chosen) return { snippet: { section: null, text: node.title }, sections: [] };
+  const at = best >= 0 ? sectionWindow(data, best, chosen.text) : null;
+  const snippet = { section: chosen.heading, text: at ? cut(at, weight) : window(chosen.text) };
+  if (!scores || max <= 0) return { snippet, sections: [] };
+  const order: number[] = [];
+  for (let s = 0; s < scores.length; s++) {
+    if (scores[s]! > 0 && node.sections[s]!.text.trim() && !(s === best && at!.clean === snippet.text)) order.push(s);
+  }
+  return { snippet, sections: order.sort((a, b) => scores[b]! - scores[a]! || a - b).slice(0, max) };
+}
+
+/** Index of the best-scoring section (-1 when none contains a query term); ties go to the first. */
+function bestSection(scores: Float64Array | null): number {
+  let best = -1;
+  let bestScore = 0;
+  if (scores) for (let s = 0; s < scores.length; s++) if (scores[s]! > bestScore) (best = s), (bestScore = scores[s]!);
+  return best;
+}
+
+/**
+ * Each section's score (0 without a query term; null when no section has one): the sum, over the
+ * query groups it contains, of the group's best term weight — summed in the order the groups first
+ * occur in the section's terms — times 1.1 for a defining section.
+ */
+function sectionScores(node: GraphNode, data: NodeData, weight: ReadonlyMap<string, TermWeight>): Float64Array | null {
   const sections = node.sections;
   // Per section: [group, first position, best weight] triples of the groups found.
   let found: (number[] | undefined)[] | undefined;
@@ -85,9 +110,8 @@ function bestSection(node: GraphNode, data: NodeData, weight: ReadonlyMap<string
       }
     }
   }
-  if (!found) return -1;
-  let best = -1;
-  let bestScore = 0;
+  if (!found) return null;
+  const scores = new Float64Array(sections.length);
   for (let s = 0; s < sections.length; s++) {
     const list = found[s];
     if (!list) continue;
@@ -101,9 +125,20 @@ function bestSection(node: GraphNode, data: NodeData, weight: ReadonlyMap<string
     }
     const field = sections[s]!.field;
     if (field && PRIMARY_SECTIONS.has(field)) score *= 1.1;
-    if (score > bestScore) (best = s), (bestScore = score);
+    scores[s] = score;
   }
-  return best;
+  return scores;
+}
+
+/**
+ * A section as a passage of at most `chars` characters: its whole text when it fits, otherwise the
+ * window of its whitespace-collapsed text that starts near its first query word.
+ */
+export function sectionPassage(node: GraphNode, section: number, groups: readonly (readonly TermAlternative[])[], text: TextIndex, chars: number): string {
+  const whole = node.sections[section]!.text.trim();
+  if (whole.length <= chars) return whole;
+  const data = nodeData(node);
+  return cut(sectionWindow(data, section, node.sections[section]!.text), termWeights(groups, text), chars);
 }
 
 interface SectionWindow {
@@ -164,9 +199,9 @@ const SCAN = new RegExp(CHUNK.source, 'gu');
  * chunk holding a query term is found among the chunks already scanned (a term met before
  * `scanned` is in `first`; one not met yet can only start later), else by scanning on from there.
  */
-function cut(section: SectionWindow, weight: ReadonlyMap<string, unknown>): string {
+function cut(section: SectionWindow, weight: ReadonlyMap<string, unknown>, chars = SNIPPET_CHARS): string {
   const { clean, first } = section;
-  if (!first) return clean;
+  if (!first || clean.length <= chars) return clean;
   let at = -1;
   for (const t of weight.keys()) {
     const p = first.get(t);
@@ -188,7 +223,7 @@ function cut(section: SectionWindow, weight: ReadonlyMap<string, unknown>): stri
     }
     if (at < 0) section.scanned = clean.length;
   }
-  return around(clean, at < 0 ? 0 : at);
+  return around(clean, at < 0 ? 0 : at, chars);
 }
 
 /** A section with no query word: its start. */
@@ -197,10 +232,10 @@ function window(text: string): string {
   return clean.length <= SNIPPET_CHARS ? clean : around(clean, 0);
 }
 
-function around(clean: string, at: number): string {
+function around(clean: string, at: number, chars = SNIPPET_CHARS): string {
   // Start a little before the match, on a word boundary.
   let start = Math.max(0, at - 60);
   if (start > 0) start = clean.indexOf(' ', start) + 1 || start;
-  const end = Math.min(clean.length, start + SNIPPET_CHARS);
+  const end = Math.min(clean.length, start + chars);
   return (start > 0 ? '…' : '') + clean.slice(start, end).trim() + (end < clean.length ? '…' : '');
 }

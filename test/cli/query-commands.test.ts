@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CliIO } from '../../cli/command.js';
-import { contextCommand, coverageCommand, graphCommand, healthCommand, hintsCommand, impactCommand, QUERY_COMMANDS, violationsCommand } from '../../cli/commands/query-commands.js';
+import { contextCommand, coverageCommand, graphCommand, healthCommand, hintsCommand, impactCommand, QUERY_COMMANDS, searchCommand, violationsCommand } from '../../cli/commands/query-commands.js';
 import { table } from '../../cli/format.js';
 import { commandHelp, type Command } from '../../cli/command.js';
 import { makeBundle } from '../helpers/make-index.js';
@@ -137,6 +137,20 @@ describe('kdd context', () => {
     const text = (await run(contextCommand, ['document', 'rule', '--explain', '--bundle', dist])).stdout;
     expect(text).toMatch(/Why:\n1\. \S+\n {3}matched: /);
     expect((await run(contextCommand, ['document', 'rule', '--bundle', dist])).stdout).not.toContain('Why:');
+  });
+
+  it('--explain names the edge by which a result of an impact question depends on its subject', async () => {
+    const args = ['what depends on the KDDDocument entity', '--explain', '--bundle', dist];
+    const json = JSON.parse((await run(contextCommand, [...args, '--json'])).stdout);
+    expect(json.results[0].node_id).toBe('Entity:KDDDocument');
+    const rule = json.results.find((h: { node_id: string }) => h.node_id === 'BR:BR-DOCUMENT-001');
+    expect(rule.why.depends_on).toEqual({ from_node: 'BR:BR-DOCUMENT-001', edge_type: 'ENTITY_RULE', to_node: 'Entity:KDDDocument' });
+    expect((await run(contextCommand, args)).stdout).toContain('depends on the subject: BR:BR-DOCUMENT-001 -ENTITY_RULE-> Entity:KDDDocument');
+  });
+
+  it('search --explain prints why each result ranked', async () => {
+    const text = (await run(searchCommand, ['document', 'rule', '--explain', '--bundle', dist])).stdout;
+    expect(text).toMatch(/Why:\n1\. \S+\n {3}matched: /);
   });
 
   it('a too-short query exits 2 with QUERY_TOO_SHORT', async () => {

@@ -2,7 +2,9 @@
  * QRY-003 `context` must answer exactly as before the query-time optimisations (per-index edge
  * table in expand.ts, cached snippet data, memoised token estimates, partial sorts in fuse.ts):
  * ~50 varied queries on the kdd-engine corpus and the fixtures, compared with a snapshot of the
- * outputs written before those changes (test/runtime/context-regression.cases.ts --write).
+ * outputs written before those changes (test/runtime/context-regression.cases.ts --write). Rewritten
+ * only when the answer changes on purpose: when `passages` replaced `indexed_fields`, every id,
+ * score, snippet and edge stayed as it was (checked case by case before writing).
  */
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';

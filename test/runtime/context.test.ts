@@ -6,10 +6,13 @@ import { compile, packCompiled } from '../../compiler/pipeline.js';
 import type { KddIndex } from '../../runtime/kdd-index.js';
 import { loadIndex } from '../../runtime/load.js';
 import { compareBySpecificity } from '../../model/edges.js';
-import { context } from '../../runtime/queries/context.js';
+import { context, MAX_PASSAGES, PASSAGE_CHARS } from '../../runtime/queries/context.js';
+import { analyzeQuery } from '../../runtime/search/rank.js';
+import { tokenize } from '../../runtime/search/tokenizer.js';
 import { search } from '../../runtime/queries/search.js';
 import { estimateJsonTokens } from '../../runtime/tokens.js';
 
+import { makeIndex } from '../helpers/make-index.js';
 import { KDD_ENGINE_SPECS } from '../helpers/temp-tree.js';
 import { arbitraryIndex, arbitraryQuery } from './search/_random-index.js';
 
@@ -76,23 +79,42 @@ describe('context (QRY-003)', () => {
     expect(result.warnings.map((w) => w.code)).toContain('TOKEN_LIMIT_EXCEEDED');
   });
 
-  it('fills the budget with every result snippet first, then full fields best first as far as they fit', () => {
-    const all = context(shop, { query_text: 'pedido cliente regla', min_score: 0, max_tokens: 1e6 });
-    expect(all.results.every((r) => r.indexed_fields !== undefined && !r.truncated)).toBe(true);
-    const full = new Map(all.results.map((r) => [r.node_id, r.tokens]));
-    const snippetOnly = all.results.map(({ indexed_fields: _, tokens: __, ...head }) => estimateJsonTokens({ ...head, truncated: true, tokens: 0 }));
+  it('fills the budget with every result snippet entry first, then the passages that answer, best result first', () => {
+    const query = 'pedido cliente regla';
+    const all = context(shop, { query_text: query, min_score: 0, max_tokens: 1e6 });
+    // The words typed and their translations.
+    const queryTerms = new Set(analyzeQuery(query).groups.flat().map((alt) => alt.term));
+    expect(all.results.some((r) => (r.passages ?? []).length > 0)).toBe(true);
+    all.results.forEach((hit, rank) => {
+      expect(hit.truncated).toBeUndefined();
+      // Fewer passages for lower-ranked results: 3, 3, 3, 2, 2, 2, 1, 1, 1, then none.
+      expect((hit.passages ?? []).length).toBeLessThanOrEqual(Math.max(0, MAX_PASSAGES - Math.floor(rank / 3)));
+      const node = shop.bundle.nodes[shop.nodeIndex.get(hit.node_id)!]!;
+      for (const p of hit.passages ?? []) {
+        const section = node.sections.find((s) => s.heading === p.section)!;
+        expect(p.text.length).toBeLessThanOrEqual(PASSAGE_CHARS + 2);
+        // Only sections that hold a query word, never the snippet again.
+        expect(tokenize(`${section.heading} ${section.text}`).some((t) => queryTerms.has(t))).toBe(true);
+        expect(p.text).not.toBe(hit.snippet);
+      }
+      expect(hit.tokens).toBe(estimateJsonTokens({ ...hit, tokens: 0 }));
+    });
+    const passages = new Map(all.results.map((r) => [r.node_id, (r.passages ?? []).length]));
+    const snippetOnly = all.results.map(({ passages: p, tokens: __, ...head }) => estimateJsonTokens({ ...head, ...(p && { truncated: true }), tokens: 0 }));
     fc.assert(
       fc.property(fc.integer({ min: 50, max: all.total_tokens }), (maxTokens) => {
-        const r = context(shop, { query_text: 'pedido cliente regla', min_score: 0, max_tokens: maxTokens });
+        const r = context(shop, { query_text: query, min_score: 0, max_tokens: maxTokens });
         expect(r.results.map((h) => h.node_id)).toEqual(all.results.slice(0, r.results.length).map((h) => h.node_id));
         expect(r.total_tokens).toBeLessThanOrEqual(maxTokens);
-        // A result left without its fields is one whose fields did not fit in what was left.
-        const used = r.results.reduce((sum, h) => sum + h.tokens, 0);
+        expect(r.results.reduce((sum, h) => sum + h.tokens, 0)).toBe(r.total_tokens);
         for (const h of r.results) {
-          if (!h.truncated) continue;
-          expect(h.indexed_fields).toBeUndefined();
-          expect(used + full.get(h.node_id)! - h.tokens).toBeGreaterThan(maxTokens);
+          expect(h.tokens).toBe(estimateJsonTokens({ ...h, tokens: 0 }));
+          // `truncated` marks exactly the entries that lack some of their passages.
+          expect(h.truncated === true).toBe((h.passages ?? []).length < passages.get(h.node_id)!);
         }
+        // The answer is truncated (and says so with the warning) whenever an entry lacks a passage or a result was left out.
+        expect(r.truncated).toBe(r.warnings.some((w) => w.code === 'TOKEN_LIMIT_EXCEEDED'));
+        if (r.results.some((h) => h.truncated) || r.results.length < all.results.length) expect(r.truncated).toBe(true);
         // A result is left out only when not even its snippet entry fits.
         const cut = r.results.length;
         if (cut < all.results.length) expect(snippetOnly.slice(0, cut + 1).reduce((a, b) => a + b, 0)).toBeGreaterThan(maxTokens);
@@ -164,6 +186,41 @@ describe('context (QRY-003)', () => {
         { numRuns: 100 },
       );
     });
+  });
+});
+
+describe('context: impact questions', () => {
+  // Two requirements repeat the subject's words; the rule and the command only link to it.
+  const index = makeIndex(
+    [
+      { id: 'Entity:LateFee', title: 'LateFee', indexed_fields: { description: 'The late fee charged when a book is returned after its due date.' } },
+      { id: 'BR:BR-001', title: 'Fee cap', indexed_fields: { declaration: 'A charge never exceeds the price of the book.' } },
+      { id: 'CMD:CMD-001', title: 'ReturnBook', indexed_fields: { purpose: 'Records a returned book and applies charges.' } },
+      { id: 'REQ:REQ-001', title: 'Late fee reporting', indexed_fields: { description: 'The late fee totals appear in the monthly report of late fee income.' } },
+      { id: 'REQ:REQ-002', title: 'Late fee signage', indexed_fields: { description: 'The late fee amount is shown on a sign at the desk; late fee questions go to staff.' } },
+    ],
+    [
+      { from: 'BR:BR-001', to: 'Entity:LateFee', type: 'ENTITY_RULE' },
+      { from: 'CMD:CMD-001', to: 'Entity:LateFee', type: 'WIKI_LINK' },
+    ],
+  );
+
+  it('answers with the subject and what depends on it before other matches, in ranking order', () => {
+    const ranking = ids(context(index, { query_text: 'if the late fee changes, which documents change?', limit: 10 }));
+    expect(ranking.indexOf('REQ:REQ-001')).toBeLessThan(ranking.indexOf('CMD:CMD-001'));
+    const answer = context(index, { query_text: 'if the late fee changes, which documents change?', limit: 3, explain: true });
+    expect(ids(answer)).toEqual(['Entity:LateFee', 'BR:BR-001', 'CMD:CMD-001']);
+    expect(answer.results.map((h) => h.why!.depends_on)).toEqual([
+      undefined,
+      { from_node: 'BR:BR-001', edge_type: 'ENTITY_RULE', to_node: 'Entity:LateFee' },
+      { from_node: 'CMD:CMD-001', edge_type: 'WIKI_LINK', to_node: 'Entity:LateFee' },
+    ]);
+  });
+
+  it('leaves a question that asks for no impact to the ranking', () => {
+    const answer = context(index, { query_text: 'late fee', limit: 3, explain: true });
+    expect(ids(answer)).toEqual(ids(context(index, { query_text: 'late fee', limit: 10 })).slice(0, 3));
+    expect(answer.results.every((h) => h.why!.depends_on === undefined)).toBe(true);
   });
 });
 

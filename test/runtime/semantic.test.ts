@@ -100,6 +100,20 @@ describe('L2 build of test/fixtures/kinds with the tiny model', () => {
     expect(['semantic', 'fusion']).toContain(l2.results[after]!.match_source);
   });
 
+  it('with explain, a result the semantic list brought names its closest chunk; at L1 none does', async () => {
+    const query = 'offline local model';
+    const l2 = context(index, { query_text: query, min_score: 0, explain: true, query_vector: await embedder.embedQuery(query) });
+    const semantic = l2.results.filter((hit) => hit.match_source === 'semantic');
+    expect(semantic.length).toBeGreaterThan(0);
+    for (const hit of semantic) {
+      const chunk = index.bundle.chunks.find((c) => c.id === hit.why!.semantic_chunk);
+      expect(chunk && index.bundle.nodes[chunk.node]!.id).toBe(hit.node_id);
+    }
+    const l1 = context(index, { query_text: 'norma politica', min_score: 0, explain: true }).results;
+    expect(l1.length).toBeGreaterThan(0);
+    expect(l1.every((hit) => hit.why!.semantic_chunk === undefined)).toBe(true);
+  });
+
   it('a query no spec contains lexically is answered at L2 by meaning alone', async () => {
     const query = 'offline local model';
     expect(context(index, { query_text: query, min_score: 0 }).results).toEqual([]);

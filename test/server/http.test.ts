@@ -53,6 +53,10 @@ describe('retrieval endpoints answer with the runtime queries', () => {
       expect(top.why.matched[0].fields).toContain('id');
     }
     expect((await post('/v1/retrieve/context', { query_text: 'CMD-001' })).json().results[0].why).toBeUndefined();
+    // An impact question: each dependant of the subject names its edge to it.
+    const impact = (await post('/v1/retrieve/context', { query_text: 'what depends on the Pedido entity', explain: true })).json();
+    expect(impact.results[0].node_id).toBe('Entity:Pedido');
+    expect(impact.results.find((r: { node_id: string }) => r.node_id === 'BR:BR-PEDIDO-001').why.depends_on).toEqual({ from_node: 'BR:BR-PEDIDO-001', edge_type: 'ENTITY_RULE', to_node: 'Entity:Pedido' });
   });
 
   it('POST /v1/retrieve/search finds the event by its words and honours include_kinds (Appendix C names too)', async () => {

@@ -106,6 +106,23 @@ describe('kdd mcp over stdio', () => {
     }
     expect(ctx.text).toContain(`~${ctx.data.total_tokens} tokens`);
     expect(() => JSON.parse(ctx.text)).toThrow();
+    // The passages the budget paid for are in the text a model reads, whole, under their headings.
+    const passages = ctx.data.results.flatMap((hit: { passages?: { section: string; text: string }[] }) => hit.passages ?? []);
+    expect(passages.length).toBeGreaterThan(0);
+    for (const p of passages) {
+      expect(ctx.text).toContain(`§${p.section}:`);
+      for (const line of p.text.split('\n')) expect(ctx.text).toContain(`    ${line}`);
+    }
+  });
+
+  it('with explain: true, the Markdown block says why each result ranked, as the structured answer does', async () => {
+    for (const tool of ['kdd_context', 'kdd_search']) {
+      const answer = await call(tool, { query_text: 'CMD-001', explain: true });
+      expect(answer.data.results[0].why.exact).toBe('CMD-001');
+      expect(answer.text).toContain('_why: matched ');
+      expect(answer.text).toContain('exact "CMD-001"');
+    }
+    expect((await call('kdd_context', { query_text: 'CMD-001' })).text).not.toContain('_why:');
   });
 
   it('resolves short references and PRD spellings as every door does', async () => {
