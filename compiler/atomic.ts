@@ -2,7 +2,9 @@
  * Atomic writes: write a sibling temp file, then rename over the target. A crash or a failed build
  * leaves either the old file or the new one, never a torn mix (the previous bundle stays usable).
  */
-import { mkdir, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { writeFile as writeFileWithCallback } from 'node:fs';
+import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import { dirname, join } from 'node:path';
 import { faultPoint } from './fault.js';
 
@@ -93,6 +95,12 @@ export async function forEachLimited<T>(items: readonly T[], task: (item: T) => 
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
+
+/**
+ * `fs/promises` writeFile opens a FileHandle per file (an object with a finalizer, and a promise per
+ * step); the callback version works on a bare descriptor: ~0.2 s less CPU over 10,800 node files.
+ */
+const writeFile = promisify(writeFileWithCallback);
 
 async function replaceFile(path: string, data: string | Uint8Array): Promise<void> {
   const temp = tempPath(path);
