@@ -2,7 +2,9 @@
  * Atomic writes: write a sibling temp file, then rename over the target. A crash or a failed build
  * leaves either the old file or the new one, never a torn mix (the previous bundle stays usable).
  */
-import { mkdir, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { writeFile as writeFileWithCallback } from 'node:fs';
+import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import { dirname, join } from 'node:path';
 import { faultPoint } from './fault.js';
 
@@ -58,16 +60,24 @@ export interface WriteManyOptions {
 }
 
 /**
- * {@link writeIfChanged} for many files under `dir` (relative POSIX paths → text or bytes): one `mkdir` per
- * folder, then up to {@link IO_CONCURRENCY} files read, compared and replaced at once. Returns the
+ * A file's content for {@link writeManyIfChanged}: text, bytes, or a function that makes them when
+ * the file's turn comes, so that only the files in flight hold their content (10k node-file texts
+ * made up front set a build's peak memory).
+ */
+export type FileContent = string | Uint8Array | (() => string | Uint8Array);
+
+/**
+ * {@link writeIfChanged} for many files under `dir` (relative POSIX paths → content): one `mkdir` per
+ * folder, then up to {@link IO_CONCURRENCY} files made, read, compared and replaced at once. Returns the
  * paths written, in the order given. Same result as calling `writeIfChanged` on each in turn.
  */
-export async function writeManyIfChanged(dir: string, files: ReadonlyArray<readonly [string, string | Uint8Array]>, options: WriteManyOptions = {}): Promise<string[]> {
+export async function writeManyIfChanged(dir: string, files: ReadonlyArray<readonly [string, FileContent]>, options: WriteManyOptions = {}): Promise<string[]> {
   const folders = [...new Set(files.map(([path]) => dirname(join(dir, path))))];
   await forEachLimited(folders, (folder) => mkdir(folder, { recursive: true }));
   const changed = new Array<boolean>(files.length).fill(false);
-  await forEachLimited(files.map((file, i) => [file, i] as const), async ([[path, text], i]) => {
+  await forEachLimited(files.map((file, i) => [file, i] as const), async ([[path, content], i]) => {
     const target = join(dir, path);
+    const text = typeof content === 'function' ? content() : content;
     // Compared as bytes: no UTF-8 decoding of a 30 MB edges.jsonl just to find it unchanged.
     const bytes = typeof text === 'string' ? Buffer.from(text) : text;
     if (!options.fresh && (await readFile(target).catch(() => null))?.equals(bytes)) return;
@@ -85,6 +95,12 @@ export async function forEachLimited<T>(items: readonly T[], task: (item: T) => 
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
+
+/**
+ * `fs/promises` writeFile opens a FileHandle per file (an object with a finalizer, and a promise per
+ * step); the callback version works on a bare descriptor: ~0.2 s less CPU over 10,800 node files.
+ */
+const writeFile = promisify(writeFileWithCallback);
 
 async function replaceFile(path: string, data: string | Uint8Array): Promise<void> {
   const temp = tempPath(path);

@@ -223,10 +223,11 @@ function encodeEntry(packr: ReturnType<typeof newPackr>, key: string, pack: Node
   const count = pack.terms.length + pack.chunkTerms.length;
   const out = new Uint8Array(pad4(metaLength) + count * 4);
   out.set(meta, 0);
-  const ids = new Uint32Array(count);
+  // On little-endian machines the ids go straight into the entry (no second 40 MB of copies at 10k nodes).
+  const ids = LITTLE_ENDIAN ? new Uint32Array(out.buffer, pad4(metaLength), count) : new Uint32Array(count);
   ids.set(pack.terms, 0);
   ids.set(pack.chunkTerms, pack.terms.length);
   if (remap) for (let k = 0; k < count; k += 2) ids[k] = remap[ids[k]!]!;
-  out.set(LITTLE_ENDIAN ? new Uint8Array(ids.buffer) : u32ToBytes(ids), pad4(metaLength));
+  if (!LITTLE_ENDIAN) out.set(u32ToBytes(ids), pad4(metaLength));
   return { bytes: out, metaLength };
 }

@@ -12,7 +12,7 @@ import type { Graph } from '../graph/link.js';
 import { DANGLING_FILE, danglingJsonl, EDGES_FILE, edgesJsonl } from '../../formats/index-dir/edges.js';
 import { MANIFEST_FILE, manifestText } from '../../formats/index-dir/manifest.js';
 import { nodeFilePath, nodeFileText } from '../../formats/index-dir/node-file.js';
-import { forEachLimited, writeManyIfChanged } from '../atomic.js';
+import { forEachLimited, writeManyIfChanged, type FileContent } from '../atomic.js';
 import { compareCodeUnits } from '../../model/order.js';
 
 export interface IndexDirWrite {
@@ -20,18 +20,15 @@ export interface IndexDirWrite {
   removed: string[];
 }
 
-/** Node files stringified and written at a time by {@link writeIndexDir}. */
-const WRITE_BATCH = 1024;
-
 export async function writeIndexDir(dir: string, manifest: IndexManifest, records: readonly DocumentRecord[], graph: Graph): Promise<IndexDirWrite> {
-  // Path → text, or the record whose node file it is (stringified when its batch is written).
-  const files = new Map<string, string | DocumentRecord>();
+  // Path → content; a node file's text is made when its write starts (compiler/atomic.ts FileContent).
+  const files = new Map<string, FileContent>();
   files.set(MANIFEST_FILE, manifestText(manifest));
   const winners = new Map(graph.nodes.map((node) => [node.id, node]));
   for (const record of records) {
     // A duplicate id's losing record was reported by the link stage; only the winner is written.
     if (winners.get(record.node.id) === record.node) {
-      files.set(nodeFilePath(record), record);
+      files.set(nodeFilePath(record), () => nodeFileText(record));
     }
   }
   files.set(EDGES_FILE, edgesJsonl(graph.edges));
@@ -42,13 +39,7 @@ export async function writeIndexDir(dir: string, manifest: IndexManifest, record
     () => false,
     () => true,
   );
-  // In path order as before, a batch at a time: the texts of a 10k tree all at once set the build's peak memory.
-  const sorted = [...files.entries()].sort(([a], [b]) => compareCodeUnits(a, b));
-  const written: string[] = [];
-  for (let at = 0; at < sorted.length; at += WRITE_BATCH) {
-    const batch = sorted.slice(at, at + WRITE_BATCH).map(([path, content]) => [path, typeof content === 'string' ? content : nodeFileText(content)] as const);
-    written.push(...(await writeManyIfChanged(dir, batch, { fresh })));
-  }
+  const written = await writeManyIfChanged(dir, [...files.entries()].sort(([a], [b]) => compareCodeUnits(a, b)), { fresh });
   const removed: string[] = [];
   if (!fresh) {
     for (const path of await listFiles(join(dir, 'nodes'))) {

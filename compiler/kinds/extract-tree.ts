@@ -7,6 +7,7 @@ import type { DocumentRecord } from '../../model/records.js';
 import type { BuildWarning } from '../diagnostics.js';
 import { now, type DomainEvent } from '../events.js';
 import { faultPoint } from '../fault.js';
+import { detachStrings } from './detach.js';
 import type { ScannedFile } from '../read.js';
 import type { SkippedFile } from '../report.js';
 
@@ -51,6 +52,7 @@ export async function extractTree(
       out.warnings.push(...outcome.warnings);
       if (outcome.status === 'skipped') out.skipped.push({ file: file.path, reason: outcome.reason });
       else {
+        detachStrings(outcome.record);
         const { node } = outcome.record;
         out.records.push(outcome.record);
         out.extracted.push(outcome.record);

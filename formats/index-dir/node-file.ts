@@ -88,20 +88,21 @@ function fieldLines(fields: Record<string, unknown>): string {
  */
 const RULES = {
   /** Text fields: the sections' texts, trimmed, empty ones dropped, blank line between. */
-  text: (texts: readonly string[]): unknown =>
+  text: (texts: readonly string[]): string =>
     texts
       .map((text) => text.trim())
       .filter(Boolean)
       .join('\n\n'),
   /** List fields: the `- item` lines of the sections (the extract stage writes items so). */
-  items: (texts: readonly string[]): unknown =>
+  items: (texts: readonly string[]): string[] =>
     texts.flatMap((text) => text.split('\n').flatMap((line) => /^\s*- (.*)$/.exec(line)?.[1]?.trim() || [])),
   /** List fields written as paragraphs: the blocks between blank lines. */
-  paragraphs: (texts: readonly string[]): unknown =>
+  paragraphs: (texts: readonly string[]): string[] =>
     texts.flatMap((text) => text.split(/\n{2,}/).flatMap((block) => block.trim() || [])),
 } as const;
 
 type Rule = keyof typeof RULES;
+const RULE_NAMES = Object.keys(RULES) as Rule[];
 const isRule = (name: unknown): name is Rule => typeof name === 'string' && Object.hasOwn(RULES, name);
 
 function textsOf(sections: readonly NodeSection[], field: string): string[] {
@@ -114,12 +115,21 @@ function splitFields(fields: Record<string, unknown>, sections: readonly NodeSec
   for (const [field, value] of Object.entries(fields)) {
     if (value === undefined) continue;
     const texts = textsOf(sections, field);
-    const expected = json(value);
-    const rule = texts.length > 0 ? (Object.keys(RULES) as Rule[]).find((name) => json(RULES[name](texts)) === expected) : undefined;
+    const rule = texts.length > 0 ? RULE_NAMES.find((name) => sameJson(RULES[name](texts), value)) : undefined;
     if (rule) derived[field] = rule;
     else literal[field] = value;
   }
   return { literal, derived };
+}
+
+/**
+ * Whether `value` has the JSON text of `rebuilt` (what a rule gives: a string or a list of strings),
+ * without writing either out: JSON text is one-to-one on strings, and no other value (canonical,
+ * so no `toJSON`) is written as a string, so equal strings, element by element, are equal texts.
+ */
+function sameJson(rebuilt: string | readonly string[], value: unknown): boolean {
+  if (typeof rebuilt === 'string') return rebuilt === value;
+  return Array.isArray(value) && value.length === rebuilt.length && rebuilt.every((item, i) => item === value[i]);
 }
 
 /** The keys a raw link always has, with the value format 2 leaves out. */
