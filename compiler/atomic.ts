@@ -2,21 +2,21 @@
  * Atomic writes: write a sibling temp file, then rename over the target. A crash or a failed build
  * leaves either the old file or the new one, never a torn mix (the previous bundle stays usable).
  */
-import { writeFile as writeFileWithCallback } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
-import { promisify } from 'node:util';
 import { dirname, join } from 'node:path';
 import { faultPoint } from './fault.js';
 
 /**
- * Files in flight at once in the batch writers: enough to keep libuv's thread pool busy and hide
- * per-call latency, far below the open-file limit on 10k-document trees.
+ * Files in flight at once in {@link forEachLimited} (reads and removals of many files): enough to
+ * keep libuv's thread pool busy and hide per-call latency, far below the open-file limit on
+ * 10k-document trees.
  */
 export const IO_CONCURRENCY = 64;
 
 export async function writeAtomic(path: string, data: string | Uint8Array): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
-  await replaceFile(path, data);
+  replaceFile(path, data);
 }
 
 /**
@@ -61,30 +61,41 @@ export interface WriteManyOptions {
 
 /**
  * A file's content for {@link writeManyIfChanged}: text, bytes, or a function that makes them when
- * the file's turn comes, so that only the files in flight hold their content (10k node-file texts
+ * the file's turn comes, so that only the file being written holds its content (10k node-file texts
  * made up front set a build's peak memory).
  */
 export type FileContent = string | Uint8Array | (() => string | Uint8Array);
 
 /**
  * {@link writeIfChanged} for many files under `dir` (relative POSIX paths → content): one `mkdir` per
- * folder, then up to {@link IO_CONCURRENCY} files made, read, compared and replaced at once. Returns the
- * paths written, in the order given. Same result as calling `writeIfChanged` on each in turn.
+ * folder, then each file made, read, compared and replaced. Returns the paths written, in the order
+ * given. Same result as calling `writeIfChanged` on each in turn.
+ *
+ * Synchronous calls on purpose: these are node files of a few kilobytes, and the promise API's round
+ * trip through the thread pool (open, write, close, rename: four per file) cost three times the CPU
+ * of the calls themselves (1,080 files: ~150 ms against ~45 ms; docs/decisions/build-speed.md).
  */
 export async function writeManyIfChanged(dir: string, files: ReadonlyArray<readonly [string, FileContent]>, options: WriteManyOptions = {}): Promise<string[]> {
-  const folders = [...new Set(files.map(([path]) => dirname(join(dir, path))))];
-  await forEachLimited(folders, (folder) => mkdir(folder, { recursive: true }));
-  const changed = new Array<boolean>(files.length).fill(false);
-  await forEachLimited(files.map((file, i) => [file, i] as const), async ([[path, content], i]) => {
+  for (const folder of new Set(files.map(([path]) => dirname(join(dir, path))))) mkdirSync(folder, { recursive: true });
+  const written: string[] = [];
+  for (const [path, content] of files) {
     const target = join(dir, path);
     const text = typeof content === 'function' ? content() : content;
     // Compared as bytes: no UTF-8 decoding of a 30 MB edges.jsonl just to find it unchanged.
     const bytes = typeof text === 'string' ? Buffer.from(text) : text;
-    if (!options.fresh && (await readFile(target).catch(() => null))?.equals(bytes)) return;
-    await replaceFile(target, bytes);
-    changed[i] = true;
-  });
-  return files.filter((_, i) => changed[i]).map(([path]) => path);
+    if (!options.fresh && readIfPresent(target)?.equals(bytes)) continue;
+    replaceFile(target, bytes);
+    written.push(path);
+  }
+  return written;
+}
+
+function readIfPresent(path: string): Buffer | null {
+  try {
+    return readFileSync(path);
+  } catch {
+    return null;
+  }
 }
 
 /** Runs `task` over `items` with at most {@link IO_CONCURRENCY} in flight; rejects on the first error. */
@@ -96,21 +107,15 @@ export async function forEachLimited<T>(items: readonly T[], task: (item: T) => 
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
-/**
- * `fs/promises` writeFile opens a FileHandle per file (an object with a finalizer, and a promise per
- * step); the callback version works on a bare descriptor: ~0.2 s less CPU over 10,800 node files.
- */
-const writeFile = promisify(writeFileWithCallback);
-
-async function replaceFile(path: string, data: string | Uint8Array): Promise<void> {
+function replaceFile(path: string, data: string | Uint8Array): void {
   const temp = tempPath(path);
   try {
     faultPoint('write');
-    await writeFile(temp, data);
+    writeFileSync(temp, data);
     faultPoint('write');
-    await rename(temp, path);
+    renameSync(temp, path);
   } catch (error) {
-    await rm(temp, { force: true });
+    rmSync(temp, { force: true });
     throw error;
   }
 }
