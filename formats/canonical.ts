@@ -7,11 +7,20 @@ export function canonical<T>(value: T): T {
   if (Array.isArray(value)) return value.map(canonical) as T;
   if (value instanceof Uint8Array || value === null || typeof value !== 'object') return value;
   const sorted: Record<string, unknown> = {};
-  for (const key of Object.keys(value).sort()) {
+  const keys = Object.keys(value);
+  // Most objects reach here with their keys in order already (a node read back, a section): a
+  // check is cheaper than a sort, which copies the list.
+  if (!inOrder(keys)) keys.sort();
+  for (const key of keys) {
     const item = (value as Record<string, unknown>)[key];
     if (item !== undefined) sorted[key] = canonical(item);
   }
   return sorted as T;
+}
+
+function inOrder(keys: readonly string[]): boolean {
+  for (let i = 1; i < keys.length; i++) if (keys[i - 1]! > keys[i]!) return false;
+  return true;
 }
 
 /** Pretty, stable JSON for the git-friendly artifacts (one key order, trailing newline). */
