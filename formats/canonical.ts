@@ -8,9 +8,7 @@ export function canonical<T>(value: T): T {
   if (value instanceof Uint8Array || value === null || typeof value !== 'object') return value;
   const sorted: Record<string, unknown> = {};
   const keys = Object.keys(value);
-  // Most objects reach here with their keys in order already (a node read back, a section): a
-  // check is cheaper than a sort, which copies the list.
-  if (!inOrder(keys)) keys.sort();
+  sortKeys(keys);
   for (const key of keys) {
     const item = (value as Record<string, unknown>)[key];
     if (item !== undefined) sorted[key] = canonical(item);
@@ -18,9 +16,21 @@ export function canonical<T>(value: T): T {
   return sorted as T;
 }
 
-function inOrder(keys: readonly string[]): boolean {
-  for (let i = 1; i < keys.length; i++) if (keys[i - 1]! > keys[i]!) return false;
-  return true;
+/**
+ * `keys.sort()`, in place. A build canonicalises every node and section, a few keys each: an
+ * insertion sort of so few needs no work array (the built-in sort allocates one per call).
+ */
+function sortKeys(keys: string[]): void {
+  if (keys.length > 32) {
+    keys.sort();
+    return;
+  }
+  for (let i = 1; i < keys.length; i++) {
+    const key = keys[i]!;
+    let j = i - 1;
+    for (; j >= 0 && keys[j]! > key; j--) keys[j + 1] = keys[j]!;
+    keys[j + 1] = key;
+  }
 }
 
 /** Pretty, stable JSON for the git-friendly artifacts (one key order, trailing newline). */
