@@ -170,13 +170,27 @@ export function slug(text: string, separator: '_' | '-' = '_'): string {
   );
 }
 
+// A tree's headings repeat (every entity has its `Descripción`): the pack slugs each distinct one
+// once. Bounded so a long-lived process does not grow without limit.
+const HEADING_SLUGS = new Map<string, string>();
+const HEADING_SLUGS_MAX = 50_000;
+
+function headingSlug(heading: string): string {
+  let known = HEADING_SLUGS.get(heading);
+  if (known === undefined) {
+    if (HEADING_SLUGS.size >= HEADING_SLUGS_MAX) HEADING_SLUGS.clear();
+    HEADING_SLUGS.set(heading, (known = slug(heading)));
+  }
+  return known;
+}
+
 /** Dotted slug path per section (ancestors by depth), made unique with `~2`, `~3`… in document order. */
 function sectionPaths(sections: readonly NodeSection[]): string[] {
   const seen = new Map<string, number>();
   const stack: { depth: number; path: string }[] = [];
   return sections.map((section) => {
     while (stack.length > 0 && stack.at(-1)!.depth >= section.depth) stack.pop();
-    const own = section.depth === 0 ? '_preamble' : section.depth === 1 ? '_title' : slug(section.heading);
+    const own = section.depth === 0 ? '_preamble' : section.depth === 1 ? '_title' : headingSlug(section.heading);
     const parent = stack.filter((entry) => entry.depth >= 2).at(-1)?.path;
     let path = section.depth >= 2 && parent ? `${parent}.${own}` : own;
     const count = (seen.get(path) ?? 0) + 1;
