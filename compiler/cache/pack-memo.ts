@@ -19,7 +19,8 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { newPackr } from '../../formats/msgpack.js';
-import { TermIds, type NodeTerms } from '../../runtime/search/bm25f.js';
+import type { NodeTerms } from '../../runtime/search/bm25f.js';
+import { TermIds } from '../../runtime/search/term-ids.js';
 import { rememberTermOrder, termOrder } from '../../runtime/search/postings.js';
 import { bytesToU32, u32ToBytes } from '../../formats/bytes.js';
 import { writeAtomicParts, writeIfChanged } from '../atomic.js';

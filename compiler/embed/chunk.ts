@@ -66,35 +66,53 @@ export function chunkNode(node: GraphNode): Chunk[] {
 
 /** Chunks of every section with text (RAG `chunks` at L1), positions 0..n-1; `embeddable` marks L2's. */
 export function chunkAll(node: GraphNode): Chunk[] {
+  const spans = chunkSpans(node);
+  const headers = contextHeaders(node, new Set(spans.map((span) => span.section_index)));
+  return spans.map((span) => {
+    const section = node.sections[span.section_index]!;
+    const text = section.text.slice(span.start, span.end);
+    return {
+      chunk_id: span.chunk_id,
+      node_id: node.id,
+      document_id: node.doc_id,
+      document_kind: node.kind,
+      section: section.heading,
+      section_path: span.section_path,
+      field: section.field,
+      chunk_index: span.chunk_index,
+      position: span.position,
+      text,
+      context_text: `${headers.get(span.section_index)!}\n${text}`,
+      embeddable: span.embeddable,
+      block: span.block,
+      section_index: span.section_index,
+      start: span.start,
+      end: span.end,
+    };
+  });
+}
+
+/** Where a chunk lies and what identifies it: a {@link Chunk} without its texts. */
+export type ChunkSpan = Pick<Chunk, 'chunk_id' | 'section_path' | 'chunk_index' | 'position' | 'embeddable' | 'block' | 'section_index' | 'start' | 'end'>;
+
+/**
+ * The chunks of {@link chunkAll} as spans only: what the pack stores (ids, places, the embeddable
+ * flag), without cutting out each chunk's text or building its context line.
+ */
+export function chunkSpans(node: GraphNode): ChunkSpan[] {
   const embedFields = new Set((kindSpec(node.kind)?.sections ?? []).filter((spec) => spec.embed).map((spec) => spec.field));
-  const identity = `[${node.kind}: ${node.doc_id}]`;
   const paths = sectionPaths(node.sections);
-  const chunks: Chunk[] = [];
-  const stack: { depth: number; section: NodeSection }[] = [];
+  const spans: ChunkSpan[] = [];
   node.sections.forEach((section, index) => {
-    while (stack.length > 0 && stack.at(-1)!.depth >= section.depth) stack.pop();
-    const ancestors = stack.map((entry) => entry.section);
-    stack.push({ depth: section.depth, section });
-    const pieces = splitSection(section.text);
-    if (pieces.length === 0) return;
-    // The document title is the root of every section path, unless it is itself a section with text.
-    const title = node.title && node.title !== node.doc_id && !ancestors.some((ancestor) => ancestor.depth === 1) && section.depth !== 1 ? [`[${node.title}]`] : [];
-    const header = [identity, ...title, ...ancestors.filter((ancestor) => ancestor.heading || ancestor.text.trim()).map(summaryLine), ...(section.heading ? [`[${section.heading}]`] : [])].join(' > ');
     const sectionPath = paths[index]!;
-    pieces.forEach((piece, chunkIndex) => {
-      chunks.push({
+    const embeddable = section.field !== null && embedFields.has(section.field);
+    splitSection(section.text).forEach((piece, chunkIndex) => {
+      spans.push({
         chunk_id: `${node.id}#${sectionPath}:${chunkIndex}`,
-        node_id: node.id,
-        document_id: node.doc_id,
-        document_kind: node.kind,
-        section: section.heading,
         section_path: sectionPath,
-        field: section.field,
         chunk_index: chunkIndex,
-        position: 0,
-        text: piece.text,
-        context_text: `${header}\n${piece.text}`,
-        embeddable: section.field !== null && embedFields.has(section.field),
+        position: spans.length,
+        embeddable,
         block: piece.table ? 'table' : 'text',
         section_index: index,
         start: piece.start,
@@ -102,7 +120,27 @@ export function chunkAll(node: GraphNode): Chunk[] {
       });
     });
   });
-  return renumber(chunks);
+  return spans;
+}
+
+/**
+ * The context header of each section in `wanted`: `[kind: doc_id] > [title] > [ancestor: summary]
+ * > … > [heading]`. The document title is the root of every section path, unless it is itself a
+ * section with text.
+ */
+function contextHeaders(node: GraphNode, wanted: ReadonlySet<number>): Map<number, string> {
+  const identity = `[${node.kind}: ${node.doc_id}]`;
+  const headers = new Map<number, string>();
+  const stack: { depth: number; section: NodeSection }[] = [];
+  node.sections.forEach((section, index) => {
+    while (stack.length > 0 && stack.at(-1)!.depth >= section.depth) stack.pop();
+    const ancestors = stack.map((entry) => entry.section);
+    stack.push({ depth: section.depth, section });
+    if (!wanted.has(index)) return;
+    const title = node.title && node.title !== node.doc_id && !ancestors.some((ancestor) => ancestor.depth === 1) && section.depth !== 1 ? [`[${node.title}]`] : [];
+    headers.set(index, [identity, ...title, ...ancestors.filter((ancestor) => ancestor.heading || ancestor.text.trim()).map(summaryLine), ...(section.heading ? [`[${section.heading}]`] : [])].join(' > '));
+  });
+  return headers;
 }
 
 function renumber(chunks: Chunk[]): Chunk[] {
@@ -132,13 +170,27 @@ export function slug(text: string, separator: '_' | '-' = '_'): string {
   );
 }
 
+// A tree's headings repeat (every entity has its `Descripción`): the pack slugs each distinct one
+// once. Bounded so a long-lived process does not grow without limit.
+const HEADING_SLUGS = new Map<string, string>();
+const HEADING_SLUGS_MAX = 50_000;
+
+function headingSlug(heading: string): string {
+  let known = HEADING_SLUGS.get(heading);
+  if (known === undefined) {
+    if (HEADING_SLUGS.size >= HEADING_SLUGS_MAX) HEADING_SLUGS.clear();
+    HEADING_SLUGS.set(heading, (known = slug(heading)));
+  }
+  return known;
+}
+
 /** Dotted slug path per section (ancestors by depth), made unique with `~2`, `~3`… in document order. */
 function sectionPaths(sections: readonly NodeSection[]): string[] {
   const seen = new Map<string, number>();
   const stack: { depth: number; path: string }[] = [];
   return sections.map((section) => {
     while (stack.length > 0 && stack.at(-1)!.depth >= section.depth) stack.pop();
-    const own = section.depth === 0 ? '_preamble' : section.depth === 1 ? '_title' : slug(section.heading);
+    const own = section.depth === 0 ? '_preamble' : section.depth === 1 ? '_title' : headingSlug(section.heading);
     const parent = stack.filter((entry) => entry.depth >= 2).at(-1)?.path;
     let path = section.depth >= 2 && parent ? `${parent}.${own}` : own;
     const count = (seen.get(path) ?? 0) + 1;
@@ -156,16 +208,57 @@ interface Span {
   end: number;
 }
 interface Piece extends Span {
-  text: string;
   table: boolean;
 }
 
-const wordCount = (text: string) => text.split(/\s+/).filter(Boolean).length;
+// The chunker reads every character of a tree's sections once per build: the tests below scan the
+// section text in place instead of cutting blocks, lines and words out of it.
 
-/** Lines that look like table rows (`a | b`), every line of the block. */
-function isTable(block: string): boolean {
-  const lines = block.split('\n');
-  return lines.length >= 2 && lines.every((line) => line.includes(' | ') || /^\s*\|/.test(line));
+/** Per UTF-16 code unit: 1 = whitespace as `\s` and `trim` see it, 2 = not, 0 = not looked at yet. */
+const UNIT_SPACE = new Uint8Array(0x10000);
+
+function isSpace(unit: number): boolean {
+  let known = UNIT_SPACE[unit]!;
+  if (known === 0) UNIT_SPACE[unit] = known = /\s/.test(String.fromCharCode(unit)) ? 1 : 2;
+  return known === 1;
+}
+
+/** Whether `text[start, end)` holds fewer than `limit` words (runs of non-whitespace). */
+function fewerWords(text: string, start: number, end: number, limit: number): boolean {
+  let words = 0;
+  let inWord = false;
+  for (let i = start; i < end; i++) {
+    const space = isSpace(text.charCodeAt(i));
+    if (!space && !inWord && ++words >= limit) return false;
+    inWord = !space;
+  }
+  return true;
+}
+
+/** Whether every line of `text[start, end)` looks like a table row (`a | b`, or `|` first), two lines at least. */
+function isTable(text: string, start: number, end: number): boolean {
+  let lines = 0;
+  for (let lineStart = start; ; ) {
+    let lineEnd = text.indexOf('\n', lineStart);
+    if (lineEnd < 0 || lineEnd > end) lineEnd = end;
+    const bar = text.indexOf(' | ', lineStart);
+    if (!(bar >= 0 && bar + 3 <= lineEnd)) {
+      let i = lineStart;
+      while (i < lineEnd && isSpace(text.charCodeAt(i))) i++;
+      if (i === lineEnd || text.charCodeAt(i) !== 0x7c) return false;
+    }
+    lines++;
+    if (lineEnd >= end) return lines >= 2;
+    lineStart = lineEnd + 1;
+  }
+}
+
+/** `{ start, end }` without leading and trailing whitespace, or null when nothing is left. */
+function trimSpan(text: string, span: Span): Span | null {
+  let { start, end } = span;
+  while (start < end && isSpace(text.charCodeAt(start))) start++;
+  while (end > start && isSpace(text.charCodeAt(end - 1))) end--;
+  return start < end ? { start, end } : null;
 }
 
 /** Blocks = maximal runs of text between blank lines, as spans of the section text (trimmed). */
@@ -174,10 +267,8 @@ function blocks(text: string): Span[] {
   const separator = /\n[ \t]*\n\s*/g;
   let start = 0;
   const push = (from: number, to: number) => {
-    const slice = text.slice(from, to);
-    const lead = slice.length - slice.trimStart().length;
-    const trail = slice.length - slice.trimEnd().length;
-    if (from + lead < to - trail) spans.push({ start: from + lead, end: to - trail });
+    const span = trimSpan(text, { start: from, end: to });
+    if (span) spans.push(span);
   };
   for (let match = separator.exec(text); match; match = separator.exec(text)) {
     push(start, match.index);
@@ -197,15 +288,14 @@ function splitSection(text: string): Piece[] {
     run = null;
   };
   for (const span of spans) {
-    const block = text.slice(span.start, span.end);
-    if (isTable(block)) {
+    if (isTable(text, span.start, span.end)) {
       flushRun();
       const table = splitLong(text, span);
       tables.add(table);
       pieces.push(table);
       continue;
     }
-    if (run && wordCount(text.slice(run.start, run.end)) < MIN_WORDS && span.end - run.start < MAX_CHARS) {
+    if (run && fewerWords(text, run.start, run.end, MIN_WORDS) && span.end - run.start < MAX_CHARS) {
       run = { start: run.start, end: span.end };
     } else {
       flushRun();
@@ -214,7 +304,7 @@ function splitSection(text: string): Piece[] {
   }
   // A trailing short block joins the previous prose chunk when that keeps it under the limit.
   const lastRun = run as Span | null;
-  if (lastRun && wordCount(text.slice(lastRun.start, lastRun.end)) < MIN_WORDS) {
+  if (lastRun && fewerWords(text, lastRun.start, lastRun.end, MIN_WORDS)) {
     const previous = pieces.at(-1);
     const tail = previous?.at(-1);
     if (previous && tail && !tables.has(previous) && lastRun.end - tail.start < MAX_CHARS) {
@@ -223,7 +313,7 @@ function splitSection(text: string): Piece[] {
     }
   }
   flushRun();
-  return pieces.flatMap((group) => group.map((span) => ({ ...span, text: text.slice(span.start, span.end), table: tables.has(group) })));
+  return pieces.flatMap((group) => group.map((span) => ({ ...span, table: tables.has(group) })));
 }
 
 /**
@@ -232,9 +322,8 @@ function splitSection(text: string): Piece[] {
  */
 function splitLong(text: string, span: Span): Span[] {
   if (span.end - span.start < MAX_CHARS) return [span];
-  const block = text.slice(span.start, span.end);
   // Tables and lists break between rows/items; prose between sentences.
-  const lineFirst = isTable(block) || /^\s*[-*] /m.test(block);
+  const lineFirst = isTable(text, span.start, span.end) || /^\s*[-*] /m.test(text.slice(span.start, span.end));
   const out: Span[] = [];
   let start = span.start;
   while (span.end - start >= MAX_CHARS) {
@@ -247,7 +336,7 @@ function splitLong(text: string, span: Span): Span[] {
     const piece = trimSpan(text, { start, end });
     if (piece) out.push(piece);
     start = end;
-    while (start < span.end && /\s/.test(text[start]!)) start++;
+    while (start < span.end && isSpace(text.charCodeAt(start))) start++;
   }
   const rest = trimSpan(text, { start, end: span.end });
   if (rest) out.push(rest);
@@ -262,11 +351,4 @@ function lastBoundary(window: string, pattern: RegExp): number | null {
     if (match[0].length === 0) pattern.lastIndex++;
   }
   return best;
-}
-
-function trimSpan(text: string, span: Span): Span | null {
-  let { start, end } = span;
-  while (start < end && /\s/.test(text[start]!)) start++;
-  while (end > start && /\s/.test(text[end - 1]!)) end--;
-  return start < end ? { start, end } : null;
 }

@@ -15,7 +15,8 @@ import { defineLazy } from '../lazy.js';
 import { newPackr } from '../msgpack.js';
 import { decodeChunks, encodeChunks, type EncodedChunks } from './chunks.js';
 import { decodeEdges, encodeEdges, type EncodedEdges } from './edges.js';
-import { decodeNodes, encodeNodes, type EncodedNodes } from './nodes.js';
+import { decodeNodes, encodeNodes, type EncodedNodes, type NodesToWrite } from './nodes.js';
+import { writeMsgpack } from './write.js';
 import { BUNDLE_FORMAT_VERSION, type Bundle, type BundleChunk } from './types.js';
 
 /** The encoded form of a {@link Bundle}: what is actually msgpack-packed. */
@@ -43,7 +44,10 @@ export interface EncodeOptions {
   edges?: EncodedEdges;
 }
 
-export function toEncoded(bundle: BundleContent, options: EncodeOptions = {}): EncodedBundle {
+/** What {@link encodeBundle} writes: an {@link EncodedBundle} whose node bodies are still in pieces. */
+type BundleToWrite = Omit<EncodedBundle, 'nodes'> & { nodes: NodesToWrite };
+
+function toEncoded(bundle: BundleContent, options: EncodeOptions = {}): BundleToWrite {
   const nodes = bundle.nodes ?? [];
   const packr = newPackr();
   return {
@@ -93,25 +97,15 @@ export function fromEncoded(encoded: EncodedBundle, options: HydrateOptions = {}
   return bundle;
 }
 
-/** In-memory bundle → bytes (format 2). Expects the packer's canonical input (sorted keys and arrays). */
+/**
+ * In-memory bundle → bytes (format 2). Expects the packer's canonical input (sorted keys and arrays).
+ * The bytes are msgpack of the {@link EncodedBundle}, written into one buffer of their exact size,
+ * from `allocate` when given (formats/bundle/write.ts).
+ */
 export function encodeBundle(bundle: BundleContent, options: EncodeOptions & { allocate?: (bytes: number) => Uint8Array } = {}): Uint8Array {
-  const encoded = toEncoded(bundle, options);
-  const packr = newPackr();
-  // A 10k-node bundle is ~60 MB, mostly binary columns: start from a buffer that fits them, so the
-  // packer does not double its way up from 8 KB copying everything each time. The buffer must be
-  // of the kind msgpackr allocates on the platform (a Node Buffer on Node): the caller's `allocate`.
-  const binary = binaryBytes(encoded, 3);
-  if (options.allocate && binary > 1 << 20) packr.useBuffer(options.allocate(Math.ceil(binary * 1.25) + ((bundle.nodes?.length ?? 0) << 9)));
-  return packr.pack(encoded);
-}
-
-/** Bytes of the Uint8Arrays in `value`, down to `depth` levels of objects and arrays. */
-function binaryBytes(value: unknown, depth: number): number {
-  if (value instanceof Uint8Array) return value.byteLength;
-  if (depth === 0 || value === null || typeof value !== 'object' || Array.isArray(value)) return 0;
-  let total = 0;
-  for (const item of Object.values(value)) total += binaryBytes(item, depth - 1);
-  return total;
+  // Depth 2: the bundle's map and its parts' maps (nodes, edges, search, chunks…), whose values
+  // are the big binary columns.
+  return writeMsgpack(toEncoded(bundle, options), newPackr(), 2, options.allocate ?? ((size) => new Uint8Array(size)));
 }
 
 export type DecodeOptions = HydrateOptions;

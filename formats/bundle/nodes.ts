@@ -8,6 +8,7 @@ import type { GraphNode, NodeSection } from '../../model/graph.js';
 import { defineLazy } from '../lazy.js';
 import { newPackr } from '../msgpack.js';
 import { corrupt } from './columns.js';
+import { BinaryParts } from './write.js';
 
 /** One decoder for the lazy node bodies (unpacking keeps no state between calls with these options). */
 const bodyUnpackr = newPackr();
@@ -125,7 +126,10 @@ export function withLazyBody(light: Record<string, unknown>, body: Uint8Array): 
   return withBody(light, body, String(light.id), true);
 }
 
-export function encodeNodes(nodes: readonly GraphNode[], packr: Packr, bodies?: readonly Uint8Array[]): EncodedNodes {
+/** {@link EncodedNodes} as the bundle writer takes them: the bodies in pieces, one per node. */
+export type NodesToWrite = Omit<EncodedNodes, 'bodies'> & { bodies: BinaryParts };
+
+export function encodeNodes(nodes: readonly GraphNode[], packr: Packr, bodies?: readonly Uint8Array[]): NodesToWrite {
   const light: Record<string, unknown>[] = [];
   const parts: Uint8Array[] = [];
   const offsets = new Array<number>(nodes.length + 1);
@@ -138,10 +142,7 @@ export function encodeNodes(nodes: readonly GraphNode[], packr: Packr, bodies?: 
     total += bytes.length;
     offsets[i + 1] = total;
   });
-  const bodyBytes = new Uint8Array(total);
-  let at = 0;
-  for (const part of parts) bodyBytes.set(part, at), (at += part.length);
-  return { light, bodies: bodyBytes, offsets: u32Column(offsets) };
+  return { light, bodies: new BinaryParts(parts), offsets: u32Column(offsets) };
 }
 
 function u32Column(values: readonly number[]): Uint8Array {

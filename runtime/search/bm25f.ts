@@ -11,7 +11,8 @@
  */
 import type { GraphNode } from '../../model/graph.js';
 import { countingSortPostings } from './postings.js';
-import { CHUNK, fold, tokenize } from './tokenizer.js';
+import { fold, tokenize } from './tokenizer.js';
+import { IdList, TermIds } from './term-ids.js';
 import { FIELDS, baseName, fieldTexts } from './fields.js';
 import { bytesToU16, bytesToU32, u16ToBytes, u32ToBytes } from '../../formats/bytes.js';
 import { rankTerms, termStats, type PostingLists, type TermStats, type WeightedTerm } from './top-k.js';
@@ -66,8 +67,16 @@ export function buildTextIndex(nodes: readonly GraphNode[]): SerializedTextIndex
 /** Reusable scratch for {@link nodeTerms}: a count per term id. */
 export class TermCounter {
   counts = new Int32Array(1024);
-  readonly seen: number[] = [];
-  readonly ids: number[] = [];
+  readonly seen = new IdList();
+  readonly ids = new IdList();
+
+  /** Makes room for a count of every id below `vocabSize`. */
+  reserve(vocabSize: number): void {
+    if (this.counts.length >= vocabSize) return;
+    const grown = new Int32Array(Math.max(vocabSize, this.counts.length * 2));
+    grown.set(this.counts);
+    this.counts = grown;
+  }
 }
 
 /** The terms of one node's fields ({@link NodeTerms}); `vocab` gets any new term. */
@@ -77,13 +86,13 @@ export function nodeTerms(node: GraphNode, vocab: TermIds, scratch: TermCounter 
   const out: number[] = [];
   const { seen, ids } = scratch;
   for (let field = 0; field < NF; field++) {
-    ids.length = 0;
+    ids.clear();
     vocab.tokenIds(texts[field]!, ids);
     lens[field] = Math.min(ids.length, 0xffff);
     countIds(ids, vocab.size, scratch);
     const counts = scratch.counts;
     for (let k = 0; k < seen.length; k++) {
-      const t = seen[k]!;
+      const t = seen.items[k]!;
       out.push(t, (field << 12) | Math.min(counts[t]!, 0xfff));
       counts[t] = 0;
     }
@@ -95,16 +104,12 @@ export function nodeTerms(node: GraphNode, vocab: TermIds, scratch: TermCounter 
  * Counts `ids` into `scratch`: `seen` = the distinct ids in order of first appearance, `counts[id]`
  * = occurrences. The caller reads the counts of `seen` and sets them back to 0.
  */
-export function countIds(ids: readonly number[], vocabSize: number, scratch: TermCounter): void {
-  if (scratch.counts.length < vocabSize) {
-    const grown = new Int32Array(Math.max(vocabSize, scratch.counts.length * 2));
-    grown.set(scratch.counts);
-    scratch.counts = grown;
-  }
+function countIds(ids: IdList, vocabSize: number, scratch: TermCounter): void {
+  scratch.reserve(vocabSize);
   const { counts, seen } = scratch;
-  seen.length = 0;
+  seen.clear();
   for (let k = 0; k < ids.length; k++) {
-    const t = ids[k]!;
+    const t = ids.items[k]!;
     if (counts[t] === 0) seen.push(t);
     counts[t] = counts[t]! + 1;
   }
@@ -186,49 +191,6 @@ function findSorted(list: readonly string[], key: string): number {
 function isSorted(list: readonly string[]): boolean {
   for (let i = 1; i < list.length; i++) if (!(list[i - 1]! < list[i]!)) return false;
   return true;
-}
-
-// A run of letters/digits joined by - : _ . / — the tokenizer's CHUNK (tokens never cross a run).
-const RUN = new RegExp(CHUNK.source, 'gu');
-
-/** Build-time vocabulary: term ⇄ id and run → term ids memo. */
-export class TermIds {
-  readonly terms: string[] = [];
-  private readonly ids = new Map<string, number>();
-  private readonly runs = new Map<string, readonly number[]>();
-
-  /** A vocabulary that starts with `terms` (ids = positions; distinct terms expected). */
-  constructor(terms: readonly string[] = []) {
-    for (const term of terms) this.id(term);
-  }
-
-  get size(): number {
-    return this.terms.length;
-  }
-
-  /** Appends the term ids of `tokenize(text)` to `out`. */
-  tokenIds(text: string, out: number[]): void {
-    RUN.lastIndex = 0;
-    for (let m = RUN.exec(text); m !== null; m = RUN.exec(text)) {
-      const run = m[0];
-      let list = this.runs.get(run);
-      if (list === undefined) {
-        list = tokenize(run).map((t) => this.id(t));
-        this.runs.set(run, list);
-      }
-      for (let k = 0; k < list.length; k++) out.push(list[k]!);
-    }
-  }
-
-  /** Id of `term`, added when new. */
-  id(term: string): number {
-    let id = this.ids.get(term);
-    if (id === undefined) {
-      id = this.terms.push(term) - 1;
-      this.ids.set(term, id);
-    }
-    return id;
-  }
 }
 
 function isSerialized(data: unknown): data is SerializedTextIndex {

@@ -3,7 +3,7 @@
  * `primary` holds the sections that state what the artefact is (description, purpose, declaration…);
  * `body` holds the rest. Ids and titles are short and decisive, so they weigh most.
  */
-import type { GraphNode } from '../../model/graph.js';
+import type { GraphNode, NodeSection } from '../../model/graph.js';
 
 export interface FieldSpec {
   name: string;
@@ -34,24 +34,40 @@ export function baseName(path: string): string {
   return dot > 0 ? file.slice(0, dot) : file;
 }
 
-/** The text of each field of a node, in FIELDS order. */
+export const FIELD_HEADING = 3;
+export const FIELD_PRIMARY = 4;
+export const FIELD_BODY = 5;
+
+/** The field a section's text goes to: primary or body. */
+export function sectionField(section: NodeSection): number {
+  return section.field && PRIMARY_SECTIONS.has(section.field) ? FIELD_PRIMARY : FIELD_BODY;
+}
+
+/** The texts of the fields that do not come from sections: id, title, kind. */
+export function nameTexts(node: GraphNode): [id: string, title: string, kind: string] {
+  return [[node.id, node.doc_id, baseName(node.source_file)].join(' '), [node.title, ...node.aliases].join(' \n '), node.kind];
+}
+
+/** The body of a node without sections: its indexed fields, flattened. */
+export function unsectionedBody(node: GraphNode): string {
+  return flatten(node.indexed_fields);
+}
+
+/**
+ * The text of each field of a node, in FIELDS order. The heading field is the tags, then every
+ * section heading. Parts are joined by whitespace, which no token spans, so a field's tokens are
+ * its parts' tokens one after the other (what compiler/pack/node-pack.ts relies on).
+ */
 export function fieldTexts(node: GraphNode): string[] {
   const primary: string[] = [];
   const body: string[] = [];
   const headings: string[] = [...node.tags];
   for (const section of node.sections) {
     headings.push(section.heading);
-    (section.field && PRIMARY_SECTIONS.has(section.field) ? primary : body).push(section.text);
+    (sectionField(section) === FIELD_PRIMARY ? primary : body).push(section.text);
   }
-  if (node.sections.length === 0) body.push(flatten(node.indexed_fields));
-  return [
-    [node.id, node.doc_id, baseName(node.source_file)].join(' '),
-    [node.title, ...node.aliases].join(' \n '),
-    node.kind,
-    headings.join(' \n '),
-    primary.join(' \n '),
-    body.join(' \n '),
-  ];
+  if (node.sections.length === 0) body.push(unsectionedBody(node));
+  return [...nameTexts(node), headings.join(' \n '), primary.join(' \n '), body.join(' \n ')];
 }
 
 function flatten(value: unknown): string {

@@ -127,6 +127,12 @@ function code(run: () => unknown): string | null {
   }
 }
 
+/** msgpackr's own encoding of what `bytes` decode to (with the bundle's settings). */
+function repacked(bytes: Uint8Array): Uint8Array {
+  const packr = new Packr({ useRecords: false, variableMapSize: true });
+  return packr.pack(packr.unpack(bytes));
+}
+
 describe('bundle format 2', () => {
   it('round-trips: decode(encode(b)) deep-equals b, lazy equals eager, and re-encoding gives the same bytes', () => {
     fc.assert(
@@ -140,6 +146,8 @@ describe('bundle format 2', () => {
         expect(JSON.stringify(decodeBundle(bytes))).toBe(JSON.stringify(bundle));
         expect(same(encodeBundle(decodeBundle(bytes)), bytes)).toBe(true);
         expect(same(encodeBundle(structuredClone(bundle)), bytes)).toBe(true);
+        // The hand-written outer maps give msgpackr's own bytes for the same value.
+        expect(same(repacked(bytes), bytes)).toBe(true);
       }),
       { numRuns: 150 },
     );
@@ -180,16 +188,19 @@ describe('bundle format 2', () => {
     expect(decoded.incoming[5]).toEqual([4, 8, 12, 16, 20]);
   });
 
-  it('packing into a buffer the caller sized (large bundles) gives the same bytes', () => {
+  it('packing into a buffer the caller sized (large bundles) gives the same bytes, msgpackr\'s own', () => {
     const text = 'Un pedido del cliente con líneas, total y estado. '.repeat(800);
     const nodes = Array.from({ length: 60 }, (_, i) => ({
       aliases: [], doc_id: `N${i}`, domain: null, id: `Entity:N${i}`, indexed_at: null, indexed_fields: {}, kind: 'entity', layer: '01-domain',
       sections: [{ depth: 2, field: 'description', heading: 'Descripción', text: `${i} ${text}` }],
       source_file: `01-domain/N${i}.md`, source_hash: '0'.repeat(64), status: 'draft', tags: [], title: `N${i} ñandú`,
     })) as unknown as GraphNode[];
-    const bundle = { format: BUNDLE_FORMAT_VERSION, manifest: { title: 'ñ'.repeat(3000) }, nodes, edges: [], layer_violations: [], dangling: [], search: null, chunks: [], vectors: null } as unknown as Bundle;
+    // A manifest of 20 keys and a body column over 64 KiB: map 16 and bin 32 headers.
+    const manifest = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`k${String(i).padStart(2, '0')}`, 'ñ'.repeat(150)]));
+    const bundle = { format: BUNDLE_FORMAT_VERSION, manifest, nodes, edges: [], layer_violations: [], dangling: [], search: null, chunks: [], vectors: null } as unknown as Bundle;
     const plain = encodeBundle(bundle);
     expect(plain.length).toBeGreaterThan(2 << 20);
+    expect(same(repacked(plain), plain)).toBe(true);
     const sized = encodeBundle(bundle, { allocate: (size) => Buffer.allocUnsafeSlow(size) });
     expect(same(sized, plain)).toBe(true);
     expect(decodeBundle(sized).nodes).toEqual(nodes);
