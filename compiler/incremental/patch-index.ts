@@ -7,7 +7,7 @@
  */
 import { bytesToU16, bytesToU32, u16ToBytes, u32ToBytes } from '../../formats/bytes.js';
 import type { SerializedTextIndex } from '../../runtime/search/bm25f.js';
-import type { SerializedChunkIndex } from '../../runtime/search/chunk-index.js';
+import { forEachPosting, type SerializedChunkIndex } from '../../runtime/search/chunk-index.js';
 import type { NodePack } from '../cache/pack-memo.js';
 
 /** Which nodes changed, and where their chunks sit before and after. */
@@ -53,19 +53,8 @@ export function patchTextIndex(previous: SerializedTextIndex, packs: readonly No
   for (const list of added.values()) extra += list.length >> 1;
   const outDocs = new Uint32Array(docs.length + extra);
   const outTfs = new Uint16Array(docs.length + extra);
-  const outOffsets: number[] = [0];
-  let n = 0;
-  const run = new Run((from, to, at) => (outDocs.set(docs.subarray(from, to), at), outTfs.set(tfs.subarray(from, to), at)));
-  const affected = changes.affected?.text;
-  const used = walkTerms(previous.terms, added, (term, k, pending) => {
-    if (k >= 0 && affected && !affected.has(term)) {
-      n = run.add(offsets[k]!, offsets[k + 1]!, n);
-      outOffsets.push(n);
-      return true;
-    }
-    run.flush();
-    const from = k < 0 ? 0 : offsets[k]!;
-    const to = k < 0 ? 0 : offsets[k + 1]!;
+  const out = patchPostings(previous.terms, offsets, added, changes.affected?.text, (from, to, at) => (outDocs.set(docs.subarray(from, to), at), outTfs.set(tfs.subarray(from, to), at)), (from, to, pending, at) => {
+    let n = at;
     let next = 0;
     for (let q = from; q < to; q++) {
       const doc = docs[q]!;
@@ -75,12 +64,9 @@ export function patchTextIndex(previous: SerializedTextIndex, packs: readonly No
       outTfs[n++] = tfs[q]!;
     }
     while (next < pending.length) (outDocs[n] = pending[next]!), (outTfs[n++] = pending[next + 1]!), (next += 2);
-    if (n === outOffsets.at(-1)) return false;
-    outOffsets.push(n);
-    return true;
+    return n;
   });
-  run.flush();
-  return { ...previous, terms: used, offsets: leBytes(Uint32Array.from(outOffsets)), docs: leBytes(outDocs.subarray(0, n)), tfs: leBytes(outTfs.subarray(0, n)), lens: leBytes(lens) };
+  return { ...previous, terms: out.terms, offsets: leBytes(out.offsets), docs: leBytes(outDocs.subarray(0, out.end)), tfs: leBytes(outTfs.subarray(0, out.end)), lens: leBytes(lens) };
 }
 
 /**
@@ -103,17 +89,17 @@ export function patchChunkIndex(previous: SerializedChunkIndex, packs: readonly 
   const offsets = bytesToU32(previous.offsets);
   const { chunkMap } = changes;
   let out = new Uint8Array(postings.length + extra * 6 + 16);
-  const outOffsets: number[] = [0];
   let b = 0;
   let last = 0;
-  const room = (bytes: number) => {
-    if (out.length >= b + bytes) return;
-    const grown = new Uint8Array(Math.max(out.length * 2, b + bytes));
-    grown.set(out.subarray(0, b));
+  /** Grows the output to hold `until` bytes (runs are copied ahead of `b`: keep everything). */
+  const room = (until: number) => {
+    if (out.length >= until) return;
+    const grown = new Uint8Array(Math.max(out.length * 2, until));
+    grown.set(out);
     out = grown;
   };
   const put = (chunk: number, tf: number) => {
-    room(8);
+    room(b + 8);
     let gap = chunk - last;
     last = chunk;
     while (gap >= 0x80) {
@@ -123,50 +109,25 @@ export function patchChunkIndex(previous: SerializedChunkIndex, packs: readonly 
     out[b++] = gap;
     out[b++] = tf;
   };
-  const run = new Run((from, to, at) => (room(to - from), out.set(postings.subarray(from, to), at)));
-  const affected = changes.affected?.chunks;
-  const used = walkTerms(previous.terms, added, (term, k, pending) => {
-    if (k >= 0 && affected && !affected.has(term)) {
-      b = run.add(offsets[k]!, offsets[k + 1]!, b);
-      outOffsets.push(b);
-      return true;
-    }
-    run.flush();
-    const from = k < 0 ? 0 : offsets[k]!;
-    const to = k < 0 ? 0 : offsets[k + 1]!;
+  const patched = patchPostings(previous.terms, offsets, added, changes.affected?.chunks, (from, to, at) => (room(at + to - from), out.set(postings.subarray(from, to), at)), (from, to, pending, at) => {
+    b = at;
     if (pending.length === 0 && keepsPositions(postings, from, to, chunkMap)) {
-      if (from === to) return false;
-      room(to - from);
+      room(b + to - from);
       out.set(postings.subarray(from, to), b);
-      b += to - from;
-    } else {
-      last = 0;
-      let next = 0;
-      let chunk = 0;
-      for (let p = from; p < to; ) {
-        let gap = 0;
-        let shift = 0;
-        let byte: number;
-        do {
-          byte = postings[p++]!;
-          gap += (byte & 0x7f) * 2 ** shift;
-          shift += 7;
-        } while (byte & 0x80);
-        chunk += gap;
-        const tf = postings[p++]!;
-        const moved = chunkMap[chunk]!;
-        if (moved < 0) continue;
-        while (next < pending.length && pending[next]! < moved) put(pending[next]!, pending[next + 1]!), (next += 2);
-        put(moved, tf);
-      }
-      while (next < pending.length) put(pending[next]!, pending[next + 1]!), (next += 2);
-      if (b === outOffsets.at(-1)) return false;
+      return b + (to - from);
     }
-    outOffsets.push(b);
-    return true;
+    last = 0;
+    let next = 0;
+    forEachPosting(postings, from, to, (chunk, tf) => {
+      const moved = chunkMap[chunk]!;
+      if (moved < 0) return;
+      while (next < pending.length && pending[next]! < moved) put(pending[next]!, pending[next + 1]!), (next += 2);
+      put(moved, tf);
+    });
+    while (next < pending.length) put(pending[next]!, pending[next + 1]!), (next += 2);
+    return b;
   });
-  run.flush();
-  return { ...previous, chunks: changes.chunkStart[packs.length]!, terms: used, offsets: leBytes(Uint32Array.from(outOffsets)), postings: out.slice(0, b) };
+  return { ...previous, chunks: changes.chunkStart[packs.length]!, terms: patched.terms, offsets: leBytes(patched.offsets), postings: out.slice(0, patched.end) };
 }
 
 /**
@@ -192,23 +153,46 @@ class Run {
   }
 }
 
+/**
+ * The new postings, term by term (code-unit order, {@link walkTerms}): a previous term outside
+ * `affected` keeps its slice `offsets[k]..offsets[k+1]`, copied with its unaffected neighbours by
+ * one `copy(from, to, at)`; every other term goes through `write(from, to, pending, at)`, which
+ * writes the postings that stay merged with the added ones at output position `at` and returns
+ * the end. Terms left without postings are dropped.
+ */
+function patchPostings(
+  joined: string,
+  offsets: Uint32Array,
+  added: Additions,
+  affected: ReadonlySet<string> | null | undefined,
+  copy: (from: number, to: number, at: number) => void,
+  write: (from: number, to: number, pending: readonly number[], at: number) => number,
+): { terms: string; offsets: Uint32Array; end: number } {
+  const ends: number[] = [0];
+  let end = 0;
+  const run = new Run(copy);
+  const terms = walkTerms(joined, added, (term, k, pending) => {
+    if (k >= 0 && affected && !affected.has(term)) {
+      ends.push((end = run.add(offsets[k]!, offsets[k + 1]!, end)));
+      return true;
+    }
+    run.flush();
+    const next = write(k < 0 ? 0 : offsets[k]!, k < 0 ? 0 : offsets[k + 1]!, pending, end);
+    if (next === end) return false;
+    ends.push((end = next));
+    return true;
+  });
+  run.flush();
+  return { terms, offsets: Uint32Array.from(ends), end };
+}
+
 /** Whether every chunk of the postings `[from, to)` keeps its position. */
 function keepsPositions(postings: Uint8Array, from: number, to: number, chunkMap: Int32Array): boolean {
-  let chunk = 0;
-  for (let p = from; p < to; ) {
-    let gap = 0;
-    let shift = 0;
-    let byte: number;
-    do {
-      byte = postings[p++]!;
-      gap += (byte & 0x7f) * 2 ** shift;
-      shift += 7;
-    } while (byte & 0x80);
-    chunk += gap;
-    p++;
-    if (chunkMap[chunk] !== chunk) return false;
-  }
-  return true;
+  let kept = true;
+  forEachPosting(postings, from, to, (chunk) => {
+    if (chunkMap[chunk] !== chunk) kept = false;
+  });
+  return kept;
 }
 
 function push(added: Additions, term: string, item: number, tf: number): void {
