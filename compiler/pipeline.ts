@@ -32,6 +32,7 @@ import { compareCodeUnits } from '../model/order.js';
 import { changesSince, sameGraphAs } from './incremental/changes.js';
 import { FROM_SCRATCH, previousBuild, type Earlier } from './incremental/earlier.js';
 import { keptBundle, rememberBundle } from './incremental/kept-bundle.js';
+import { patchBundle, previousPack, rememberPack } from './incremental/patch-bundle.js';
 import { previousGraph } from './incremental/relink.js';
 import { readSupply, reusedRecord } from './incremental/reuse.js';
 import { extractTree } from './kinds/extract-tree.js';
@@ -40,7 +41,7 @@ import { refuseMassDelete } from './mass-delete.js';
 import type { BuildOptions, CompileOptions, IndexBuildOptions } from './options.js';
 import { indexDigest } from './pack/digest.js';
 import { writeDist } from './pack/dist.js';
-import { packBundle, type PackedBundle } from './pack/pack.js';
+import { packBundle, packPrepared, prepareNodes, type PackedBundle, type PreparedNodes } from './pack/pack.js';
 import { startPhase } from './progress.js';
 import { DEFAULT_MAX_FILE_BYTES, readSources } from './read.js';
 import { indexBuildReport, sortWarnings, type CompileResult, type Compiled, type IndexBuildReport } from './report.js';
@@ -128,6 +129,7 @@ export async function buildIndex(options: IndexBuildOptions): Promise<IndexBuild
   const kept = earlier.fullReason === null && written.written.length === 0 && written.removed.length === 0 ? await keptBundle(outDir, digest, checked) : null;
   let memo: PackMemo | undefined;
   let packed: PackedBundle | null = null;
+  let prepared: PreparedNodes | null = null;
   if (!kept) {
     // The pack memo loads (and is read) only when there is a bundle to pack: a build where nothing
     // changed keeps the previous bundle and never needs it.
@@ -136,14 +138,18 @@ export async function buildIndex(options: IndexBuildOptions): Promise<IndexBuild
     memo = cacheFiles.pack ? await readPackMemo(cacheFiles.pack) : undefined;
     faultPoint('pack');
     const packing = startPhase(tell, 'pack', compiled.graph.nodes.length);
-    packed = packBundle({ ...compiled.graph, manifest: compiled.manifest, vectors: compiled.vectors }, { memo });
+    const input = { ...compiled.graph, manifest: compiled.manifest, vectors: compiled.vectors };
+    prepared = prepareNodes(input, memo);
+    // Nodes changed in place: the previous bundle is patched instead of packed again (same bytes).
+    const previous = earlier.fullReason === null ? await previousPack(indexDir, outDir, checked) : null;
+    packed = (previous && patchBundle(previous, input, prepared, memo)) || packPrepared(input, prepared);
     packing.end();
   }
   // Caches before the pointer: once kdd.json changes the build is over, for readers and hot swap alike.
   const caches = saveCaches(indexDir, cacheFiles, compiled, earlier, artifacts, memo, kept !== null);
   const writing = startPhase(tell, 'write', 1);
   const pointer = kept ? (await caches, kept) : await writeDist(outDir, packed!, compiled.manifest, caches, digest, weight);
-  if (!kept) await rememberBundle(checked, outDir, pointer);
+  if (!kept) await Promise.all([rememberBundle(checked, outDir, pointer), cacheFiles.pack && rememberPack(indexDir, pointer.bundle, prepared!)]);
   await markBuildFinished(indexDir);
   writing.end();
   return indexBuildReport(compiled, earlier.fullReason, pointer, written, kept !== null, artifactSizes(weight, pointer.bytes), performance.now() - started);

@@ -14,9 +14,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { join } from 'node:path';
-import { packBundle } from '../../compiler/pack/pack.js';
+import { packBundle, prepareNodes } from '../../compiler/pack/pack.js';
 import { packMemoPath, readPackMemo, writePackMemo } from '../../compiler/cache/pack-memo.js';
 import { previousBuild } from '../../compiler/incremental/earlier.js';
+import { patchBundle, previousPack } from '../../compiler/incremental/patch-bundle.js';
+import { CACHE_DIR } from '../../compiler/cache/record-cache.js';
 import { buildIndex, compile } from '../../compiler/pipeline.js';
 import { listSpecPaths } from '../../compiler/read.js';
 import { fixed, int, median, repeat, withTarget, type BenchContext, type Corpus, type Scenario, type ScenarioReport } from '../scenario.js';
@@ -40,14 +42,14 @@ const scenario: Scenario = {
     const measured = corpora.filter((corpus) => corpus.documents >= MIN_DOCUMENTS);
     if (measured.length === 0) return { skipped: `no corpus of ${int(MIN_DOCUMENTS)} documents or more was requested` };
     const report: ScenarioReport = {
-      columns: ['docs', 'runs', 'full build s', 'one edit ms (median)', 'one link added ms (median)', 'one edit, `kdd build` process ms', 'unchanged tree ms', 'split of one edit: read index / compile / pack cold / pack cached ms', 'pack cache read / write ms', 're-indexed'],
+      columns: ['docs', 'runs', 'full build s', 'one edit ms (median)', 'one link added ms (median)', 'one edit, `kdd build` process ms', 'unchanged tree ms', 'split of one edit: read index / compile / pack cold / pack cached / patched ms', 'pack cache read / write ms', 're-indexed'],
       rows: [],
       notes: [
         `One edit = append a line to one spec file (a different file each run), then \`buildIndex\` (read the previous \`.kdd-index/\`, read and hash the specs, re-extract the changed file, restore or re-link the graph, write what changed, pack, write \`dist/\`). Median of up to ${RUNS} runs.`,
         `One link added = append \`See [[X]].\` to one Markdown spec, X another spec of the tree (a new edge: only that document is linked again and its lines patched into \`edges.jsonl\`). Median of up to ${RUNS} runs.`,
         '`kdd build` process = the same edit, then `node build/cli/main.js build` run as a new process and timed from spawn to exit (Node start-up, module loading and a cold JIT included): what a pre-commit hook costs. Median of 3, after one untimed run that makes the caches belong to the compiled code (they are keyed by the code that wrote them).',
         'Unchanged tree = `buildIndex` with nothing edited: the bundle is kept, so this is every stage but the pack.',
-        'Split: the same edit timed stage by stage with `previousBuild` (no record cache), `compile` and `packBundle` called directly (one run; writes not included). Pack cold = `packBundle` without a memo (what every build did before the pack cache); pack cached = `packBundle(…, { memo })` with the memo `buildIndex` left in `.kdd-index/.cache/pack` (compiler/cache/pack-memo.ts), whose read and rewrite are timed in the next column (a rewrite of 0 ms: the file already holds all but a few entries and is left as it is, compiler/cache/rewrite-policy.ts); both give the same bytes (checked). It takes the path without the record cache: 10k node JSON files read back, every spec read and hashed; `buildIndex` itself reads the record cache (node text left undecoded), skips specs whose size/mtime/ctime stamp is unchanged, and restores the previous graph instead of linking when no link input changed, as with this edit (the unchanged-tree column shows the floor).',
+        'Split: the same edit timed stage by stage with `previousBuild` (no record cache), `compile` and `packBundle` called directly (one run; writes not included). Pack cold = `packBundle` without a memo (what every build did before the pack cache); pack cached = `packBundle(…, { memo })` with the memo `buildIndex` left in `.kdd-index/.cache/pack` (compiler/cache/pack-memo.ts), whose read and rewrite are timed in the next column (a rewrite of 0 ms: the file already holds all but a few entries and is left as it is, compiler/cache/rewrite-policy.ts); both give the same bytes (checked). Patched = what `buildIndex` does when nodes changed in place: `prepareNodes` with that memo, then `patchBundle` from the bundle the last build left in `dist/` (compiler/incremental/patch-bundle.ts; copies what did not change, patches both inverted indexes, hashes the pieces without joining them); same bytes again (checked). It takes the path without the record cache: 10k node JSON files read back, every spec read and hashed; `buildIndex` itself reads the record cache (node text left undecoded), skips specs whose size/mtime/ctime stamp is unchanged, and restores the previous graph instead of linking when no link input changed, as with this edit (the unchanged-tree column shows the floor).',
         'The tree is a copy of the bench corpus in a temp folder outside git (no `git log` cost), left 2.1 s untouched before the first build: a file changed in the last 2 s is re-read and re-hashed by every build (racily clean), which would otherwise hit the whole fresh copy in the first runs.',
       ],
     };
@@ -117,7 +119,14 @@ async function measure(corpus: Corpus, context: BenchContext): Promise<string[]>
     started = performance.now();
     await writePackMemo(join(root, 'pack.copy'), memo);
     const cacheWriteMs = performance.now() - started;
+    const previous = await previousPack(dirs.indexDir, dirs.outDir, join(dirs.indexDir, CACHE_DIR, 'bundles.json'));
+    started = performance.now();
+    const input = { ...result.graph, manifest: result.manifest };
+    const patched = previous && patchBundle(previous, input, prepareNodes(input, memo), memo);
+    const patchedMs = performance.now() - started;
     if (cached.hash !== cold.hash) throw new Error('incremental: the cached pack differs from the cold pack');
+    if (!patched) context.log('incremental: the previous bundle could not be patched');
+    else if (patched.hash !== cold.hash) throw new Error('incremental: the patched bundle differs from the cold pack');
     if (memo.stored === 0) context.log('incremental: no pack cache was found after buildIndex');
 
     // What a pre-commit hook sees: `kdd build` in a new process (Node start-up and module loading included).
@@ -143,7 +152,7 @@ async function measure(corpus: Corpus, context: BenchContext): Promise<string[]>
       int(median(linked.times)),
       cli ? int(median(cli.times)) : 'n/a (no build/)',
       int(median(unchanged.times)),
-      `${int(readMs)} / ${int(compileMs)} / ${int(packMs)} / ${int(cachedMs)}`,
+      `${int(readMs)} / ${int(compileMs)} / ${int(packMs)} / ${int(cachedMs)} / ${patched ? int(patchedMs) : '—'}`,
       `${int(cacheReadMs)} / ${int(cacheWriteMs)}`,
       int(reindexed),
     ];

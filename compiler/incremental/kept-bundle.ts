@@ -21,14 +21,35 @@ import { bundleHash } from '../pack/pack.js';
 export async function keptBundle(outDir: string, digest: string, checked: string): Promise<BundlePointer | null> {
   const pointer = await readPointer(outDir);
   if (!pointer || pointer.format !== BUNDLE_FORMAT_VERSION || pointer.index_digest !== digest) return null;
+  return (await wholeBundle(outDir, pointer, checked, false)) ? pointer : null;
+}
+
+/**
+ * The bytes of the bundle `dist/` points to, when it is `name` and whole (same checks as
+ * {@link keptBundle}): what an incremental pack may copy from (compiler/incremental/patch-bundle.ts).
+ */
+export async function trustedBundle(outDir: string, name: string, checked: string): Promise<Uint8Array | null> {
+  const pointer = await readPointer(outDir);
+  if (!pointer || pointer.format !== BUNDLE_FORMAT_VERSION || pointer.bundle !== name) return null;
+  const bytes = await wholeBundle(outDir, pointer, checked, true);
+  return bytes === true ? null : bytes;
+}
+
+/** The pointer's bundle is on disk whole: true (or its bytes, when `read`), else null. */
+async function wholeBundle(outDir: string, pointer: BundlePointer, checked: string, read: boolean): Promise<Uint8Array | true | null> {
   const path = join(outDir, pointer.bundle);
   const known = (await readBundleStamps(checked))[bundleKey(checked, outDir)];
   const now = statSync(path, { throwIfNoEntry: false });
-  if (known?.bundle === pointer.bundle && now && now.size === pointer.bytes && sameStamp(known, now)) return pointer;
+  if (known?.bundle === pointer.bundle && now && now.size === pointer.bytes && sameStamp(known, now)) {
+    if (!read) return true;
+    const bytes = await readFile(path).catch(() => null);
+    // Stamp unchanged: the bytes are the ones written (a file replaced since has another ctime).
+    return bytes && bytes.byteLength === pointer.bytes ? bytes : null;
+  }
   const bytes = await readFile(path).catch(() => null);
   if (!bytes || bytes.byteLength !== pointer.bytes || bundleHash(bytes) !== pointer.hash) return null;
   await rememberBundle(checked, outDir, pointer);
-  return pointer;
+  return bytes;
 }
 
 /** Out folder → the stamp of its bundle. */

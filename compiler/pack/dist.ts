@@ -7,7 +7,7 @@ import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BUNDLE_FORMAT_VERSION, POINTER_FILE, type BundlePointer } from '../../formats/bundle/types.js';
 import type { IndexManifest } from '../../model/graph.js';
-import { isTempFile, writeAtomic } from '../atomic.js';
+import { isTempFile, writeAtomic, writeAtomicParts } from '../atomic.js';
 import { artifactSizes, type IndexWeight } from '../emit/sizes.js';
 import type { PackedBundle } from './pack.js';
 
@@ -28,17 +28,19 @@ export async function writeDist(
   weight?: IndexWeight,
 ): Promise<BundlePointer> {
   const previous = await readPointer(outDir);
-  await Promise.all([writeAtomic(join(outDir, packed.fileName), packed.bytes), ready]);
+  const path = join(outDir, packed.fileName);
+  await Promise.all([packed.parts ? writeAtomicParts(path, packed.parts) : writeAtomic(path, packed.bytes), ready]);
+  const size = packed.parts ? packed.parts.reduce((sum, part) => sum + part.byteLength, 0) : packed.bytes.byteLength;
   const pointer: BundlePointer = {
     format: BUNDLE_FORMAT_VERSION,
     bundle: packed.fileName,
     hash: packed.hash,
-    bytes: packed.bytes.byteLength,
+    bytes: size,
     index_level: manifest.index_level,
     structure: manifest.structure,
     stats: manifest.stats,
     ...(indexDigest ? { index_digest: indexDigest } : {}),
-    ...(weight ? { sizes: artifactSizes(weight, packed.bytes.byteLength) } : {}),
+    ...(weight ? { sizes: artifactSizes(weight, size) } : {}),
   };
   await writeAtomic(join(outDir, POINTER_FILE), `${JSON.stringify(pointer, null, 2)}\n`);
   const keep = new Set([packed.fileName, previous?.bundle]);

@@ -15,7 +15,8 @@ import type { Graph } from '../graph/link.js';
 import { canonical } from '../../formats/canonical.js';
 import { memoNodePack, type NodePack, type PackMemo } from '../cache/pack-memo.js';
 import { computeNodePack } from './node-pack.js';
-import { packedEdges, packedNode } from '../cache/packed-node.js';
+import { packedEdges, packedNode, type PackedNode } from '../cache/packed-node.js';
+import type { GraphNode } from '../../model/graph.js';
 
 export interface PackedBundle {
   bytes: Uint8Array;
@@ -23,6 +24,12 @@ export interface PackedBundle {
   hash: string;
   /** `kdd-<hash>.msgpack` */
   fileName: string;
+  /**
+   * The bytes as consecutive pieces, when they were put together from pieces rather than encoded
+   * at once (compiler/incremental/patch-bundle.ts): written without joining them (`bytes` joins
+   * them on first read).
+   */
+  parts?: readonly Uint8Array[];
 }
 
 /** L2 output of the embed stage: row i of `quantized` embeds the chunk `chunk_ids[i]`. */
@@ -44,32 +51,62 @@ export interface PackOptions {
 }
 
 export function packBundle(input: PackInput, options: PackOptions = {}): PackedBundle {
+  return packPrepared(input, prepareNodes(input, options.memo));
+}
+
+/** Every node as packed (canonical form, key, body) with its pack products, in bundle order. */
+export interface PreparedNodes {
+  packed: PackedNode[];
+  packs: NodePack[];
+  /** The vocabulary the products' term ids index. */
+  terms: readonly string[];
+}
+
+/** Tokenises and chunks each node once (or takes it from the memo): the per-node half of the pack. */
+export function prepareNodes(input: PackInput, memo?: PackMemo): PreparedNodes {
   // L3 summaries become a last, searchable section of their node (compiler/enrich/edges.ts).
   const packed = withEnrichmentSections(input.nodes, input.enrichment_summaries).map(packedNode);
-  const nodes = packed.map((p) => p.node);
-  // Tokenise and chunk each node once (or take it from the memo), then assemble both indexes.
-  const { memo } = options;
   if (memo) memo.used.clear();
   const vocab = memo?.vocab ?? new TermIds();
   const counter = new TermCounter();
   const packs = packed.map((p) => (memo ? memoNodePack(memo, p.key, () => computeNodePack(p.node, memo.vocab, counter)) : computeNodePack(p.node, vocab, counter)));
-  const { chunks, chunkTerms } = bundleChunks(packs);
-  const bundle: BundleContent = {
+  return { packed, packs, terms: vocab.terms };
+}
+
+/** The parts of the bundle that are not per-node products: as `encodeBundle` receives them. */
+export function plainParts(input: PackInput, nodes: readonly GraphNode[]) {
+  return {
     format: BUNDLE_FORMAT_VERSION,
     // Who built it and at which HEAD is not part of what was built: two developers' bundles of the
     // same tree are equal, and a commit that touches no spec does not change the bundle.
     manifest: canonical({ ...input.manifest, indexed_by: null, git_commit: null }),
-    nodes,
-    edges: input.edges,
+    edges: packedEdges(input.edges, nodes),
     layer_violations: canonical(input.layer_violations),
     dangling: canonical(input.dangling),
     unresolved_ids: canonical(input.unresolved_ids),
-    search: assembleTextIndex(packs, vocab.terms, packs.map((pack) => pack.keys)),
-    chunk_search: assembleChunkIndex(chunkTerms, vocab.terms), // chunk_search: issue #10
+  };
+}
+
+/** The bundle from prepared nodes: both indexes assembled from the products, then encoded. */
+export function packPrepared(input: PackInput, { packed, packs, terms }: PreparedNodes): PackedBundle {
+  const nodes = packed.map((p) => p.node);
+  const { chunks, chunkTerms } = bundleChunks(packs);
+  const { edges, ...plain } = plainParts(input, nodes);
+  const bundle: BundleContent = {
+    ...plain,
+    nodes,
+    edges: input.edges,
+    search: assembleTextIndex(packs, terms, packs.map((pack) => pack.keys)),
+    chunk_search: assembleChunkIndex(chunkTerms, terms), // chunk_search: issue #10
     chunks,
     vectors: input.vectors ? bundleVectors(input.vectors, chunks) : null,
   };
-  const bytes = encodeBundle(bundle, { bodies: packed.map((p) => p.body), edges: packedEdges(input.edges, nodes), allocate: (size) => Buffer.allocUnsafeSlow(size) });
+  const bytes = encodeBundle(bundle, { bodies: packed.map((p) => p.body), edges, allocate: (size) => Buffer.allocUnsafeSlow(size) });
+  return packedBytes(bytes);
+}
+
+/** Bytes → the packed bundle: its hash tag and file name. */
+export function packedBytes(bytes: Uint8Array): PackedBundle {
   const hash = bundleHash(bytes);
   return { bytes, hash, fileName: `kdd-${hash}.msgpack` };
 }

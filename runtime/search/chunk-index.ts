@@ -172,20 +172,24 @@ export function restoreChunkIndex(data: unknown, chunkCount: number): ChunkIndex
     },
     forEach(term, visit) {
       const t = ids.get(term);
-      if (t === undefined) return;
-      let chunk = 0;
-      for (let p = offsets[t]!, end = offsets[t + 1]!; p < end; ) {
-        let gap = 0;
-        let shift = 0;
-        let byte: number;
-        do {
-          byte = postings[p++]!;
-          gap += (byte & 0x7f) * 2 ** shift;
-          shift += 7;
-        } while (byte & 0x80);
-        chunk += gap;
-        visit(chunk, postings[p++]!);
-      }
+      if (t !== undefined) forEachPosting(postings, offsets[t]!, offsets[t + 1]!, visit);
     },
   };
+}
+
+/** Calls `visit(chunk, tf)` for each posting of `postings[from, to)` (gap varint, then tf byte), chunks ascending. */
+export function forEachPosting(postings: Uint8Array, from: number, to: number, visit: (chunk: number, tf: number) => void): void {
+  let chunk = 0;
+  for (let p = from; p < to; ) {
+    let gap = 0;
+    let shift = 0;
+    let byte: number;
+    do {
+      byte = postings[p++]!;
+      gap += (byte & 0x7f) * 2 ** shift;
+      shift += 7;
+    } while (byte & 0x80);
+    chunk += gap;
+    visit(chunk, postings[p++]!);
+  }
 }

@@ -1,0 +1,132 @@
+/**
+ * Where values sit inside msgpack bytes, and the headers msgpackr writes before them: what lets a
+ * bundle be put together from pieces of the previous one (compiler/incremental/patch-bundle.ts)
+ * without decoding and encoding again what did not change. Headers are taken from msgpackr itself
+ * (the bytes it writes for a placeholder of the same shape), so they can never drift from
+ * `encodeBundle`'s; only `bin` follows the msgpack spec directly (no placeholder of 35 MB).
+ */
+import type { Packr } from 'msgpackr';
+
+/** Byte offset just past the msgpack value that starts at `at`; throws on truncated or unknown bytes. */
+export function valueEnd(bytes: Uint8Array, at: number): number {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let pending = 1;
+  while (pending > 0) {
+    pending--;
+    if (at >= bytes.length) throw new RangeError('msgpack value is truncated');
+    const t = bytes[at]!;
+    if (t < 0x80 || t >= 0xe0 || t === 0xc0 || t === 0xc2 || t === 0xc3) at += 1;
+    else if (t < 0x90) (pending += (t & 0x0f) * 2), (at += 1);
+    else if (t < 0xa0) (pending += t & 0x0f), (at += 1);
+    else if (t < 0xc0) at += 1 + (t & 0x1f);
+    else if (t === 0xc4 || t === 0xd9) at += 2 + bytes[at + 1]!;
+    else if (t === 0xc5 || t === 0xda) at += 3 + view.getUint16(at + 1);
+    else if (t === 0xc6 || t === 0xdb) at += 5 + view.getUint32(at + 1);
+    else if (t === 0xc7) at += 3 + bytes[at + 1]!;
+    else if (t === 0xc8) at += 4 + view.getUint16(at + 1);
+    else if (t === 0xc9) at += 6 + view.getUint32(at + 1);
+    else if (t === 0xca || t === 0xce || t === 0xd2) at += 5;
+    else if (t === 0xcb || t === 0xcf || t === 0xd3) at += 9;
+    else if (t === 0xcc || t === 0xd0) at += 2;
+    else if (t === 0xcd || t === 0xd1) at += 3;
+    else if (t >= 0xd4 && t <= 0xd8) at += 2 + [1, 2, 4, 8, 16][t - 0xd4]!;
+    else if (t === 0xdc) (pending += view.getUint16(at + 1)), (at += 3);
+    else if (t === 0xdd) (pending += view.getUint32(at + 1)), (at += 5);
+    else if (t === 0xde) (pending += view.getUint16(at + 1) * 2), (at += 3);
+    else if (t === 0xdf) (pending += view.getUint32(at + 1) * 2), (at += 5);
+    else throw new RangeError(`unknown msgpack type 0x${t.toString(16)}`);
+  }
+  if (at > bytes.length) throw new RangeError('msgpack value is truncated');
+  return at;
+}
+
+/** Count of items of the array or entries of the map at `at`, and where the first one starts. */
+function container(bytes: Uint8Array, at: number, kind: 'array' | 'map'): { count: number; first: number } {
+  const t = bytes[at]!;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const [fix, small, large] = kind === 'array' ? [0x90, 0xdc, 0xdd] : [0x80, 0xde, 0xdf];
+  if (t >= fix && t < fix + 16) return { count: t & 0x0f, first: at + 1 };
+  if (t === small) return { count: view.getUint16(at + 1), first: at + 3 };
+  if (t === large) return { count: view.getUint32(at + 1), first: at + 5 };
+  throw new RangeError(`msgpack ${kind} expected`);
+}
+
+/** `[start, end)` of each item of the array at `at`, as a flat list of offsets: item i is `[spans[i], spans[i + 1])`. */
+export function arrayItems(bytes: Uint8Array, at: number): Uint32Array {
+  const { count, first } = container(bytes, at, 'array');
+  const spans = new Uint32Array(count + 1);
+  spans[0] = first;
+  for (let i = 0; i < count; i++) spans[i + 1] = valueEnd(bytes, spans[i]!);
+  return spans;
+}
+
+/** Each entry of the map at `at` (string keys): its key and the `[start, end)` of its value. */
+export function mapEntries(bytes: Uint8Array, at: number, unpackr: Packr): Map<string, { start: number; end: number }> {
+  const { count, first } = container(bytes, at, 'map');
+  const entries = new Map<string, { start: number; end: number }>();
+  let cursor = first;
+  for (let i = 0; i < count; i++) {
+    const keyEnd = valueEnd(bytes, cursor);
+    const key = unpackr.unpack(bytes.subarray(cursor, keyEnd)) as unknown;
+    if (typeof key !== 'string') throw new RangeError('msgpack map key is not a string');
+    const end = valueEnd(bytes, keyEnd);
+    entries.set(key, { start: keyEnd, end });
+    cursor = end;
+  }
+  return entries;
+}
+
+/** A copy of what `packr.pack(value)` writes (its output is a view into a buffer the next call reuses). */
+export function packCopy(packr: Packr, value: unknown): Uint8Array {
+  return Uint8Array.prototype.slice.call(packr.pack(value));
+}
+
+/** The header msgpackr writes before an array of `count` items. */
+export function arrayHeader(packr: Packr, count: number): Uint8Array {
+  const bytes = packr.pack(new Array<null>(count).fill(null));
+  return Uint8Array.prototype.slice.call(bytes, 0, bytes.length - count);
+}
+
+/**
+ * The bytes msgpackr writes for a map with `keys` in this order whose values are already encoded
+ * (`values[i]` for `keys[i]`): header, then each key and its value.
+ */
+export function mapParts(packr: Packr, keys: readonly string[], values: readonly (Uint8Array | readonly Uint8Array[])[]): Uint8Array[] {
+  const placeholder = packr.pack(Object.fromEntries(keys.map((key) => [key, null])));
+  const keyBytes = keys.map((key) => packCopy(packr, key));
+  const headerLength = placeholder.length - keyBytes.reduce((sum, key) => sum + key.length + 1, 0);
+  const parts: Uint8Array[] = [Uint8Array.prototype.slice.call(placeholder, 0, headerLength)];
+  keys.forEach((_, i) => {
+    parts.push(keyBytes[i]!);
+    const value = values[i]!;
+    if (value instanceof Uint8Array) parts.push(value);
+    else for (const part of value) parts.push(part);
+  });
+  return parts;
+}
+
+/**
+ * {@link mapParts} of a plain object's own keys: byte-array values go in as they are behind their
+ * `bin` header (no copy through msgpackr's buffer), the others are packed.
+ */
+export function objectParts(packr: Packr, object: Record<string, unknown>): Uint8Array[] {
+  const keys = Object.keys(object);
+  return mapParts(
+    packr,
+    keys,
+    keys.map((key) => {
+      const value = object[key];
+      return value instanceof Uint8Array ? [binHeader(value.length), value] : packCopy(packr, value);
+    }),
+  );
+}
+
+/** The msgpack `bin` header for `length` bytes (bin 8 / 16 / 32, as msgpackr writes a Uint8Array). */
+export function binHeader(length: number): Uint8Array {
+  if (length < 0x100) return Uint8Array.of(0xc4, length);
+  if (length < 0x10000) return Uint8Array.of(0xc5, length >>> 8, length & 0xff);
+  const header = new Uint8Array(5);
+  header[0] = 0xc6;
+  new DataView(header.buffer).setUint32(1, length);
+  return header;
+}

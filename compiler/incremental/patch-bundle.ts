@@ -1,0 +1,232 @@
+/**
+ * A bundle put together from the previous one when only some nodes changed in place (same count,
+ * same positions): the bytes of what did not change are copied from the previous bundle, the
+ * changed nodes' light maps, chunk rows and postings are encoded, and both inverted indexes are
+ * patched (./patch-index.ts) instead of assembled from 10k nodes' products. The output equals
+ * `packBundle` of the same input byte for byte (test/compiler/patch-bundle.test.ts); anything the
+ * patch does not cover (another node count, L2 vectors, a bundle it cannot read) returns null and
+ * the build packs in full.
+ *
+ * What it starts from: the previous bundle in `dist/`, trusted as `keptBundle` trusts it (stamp or
+ * hash, compiler/incremental/kept-bundle.ts), and `.kdd-index/.cache/last-pack`, the content key of
+ * each node of that bundle by position (written after every pack, {@link rememberPack}).
+ */
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { decodeUints, encodeUints } from '../../formats/bundle/columns.js';
+import { lightNode } from '../../formats/bundle/nodes.js';
+import { defineLazy } from '../../formats/lazy.js';
+import { newPackr } from '../../formats/msgpack.js';
+import { u32ToBytes } from '../../formats/bytes.js';
+import type { SerializedTextIndex } from '../../runtime/search/bm25f.js';
+import type { SerializedChunkIndex } from '../../runtime/search/chunk-index.js';
+import { assembleTextIndex } from '../../runtime/search/bm25f.js';
+import { writeAtomic } from '../atomic.js';
+import { CACHE_DIR } from '../cache/record-cache.js';
+import { codeFingerprint } from '../cache/code-fingerprint.js';
+import type { NodePack, PackMemo } from '../cache/pack-memo.js';
+import { plainParts, type PackedBundle, type PackInput, type PreparedNodes } from '../pack/pack.js';
+import { trustedBundle } from './kept-bundle.js';
+import { arrayHeader, arrayItems, binHeader, mapEntries, mapParts, objectParts, packCopy } from './msgpack-spans.js';
+import { patchChunkIndex, patchTextIndex, type Changes } from './patch-index.js';
+
+const FORMAT = 'kdd-last-pack/1';
+/** Hex characters of the SHA-256 in a bundle's name (compiler/pack/pack.ts `bundleHash`). */
+const BUNDLE_TAG = 12;
+/** Past this share of changed nodes a full pack costs about the same: not worth the patch. */
+const MAX_CHANGED_SHARE = 0.2;
+/** Changes always patched, whatever the share (small trees). */
+const FEW_CHANGES = 16;
+/** The bundle's top-level keys and those of its node and chunk parts (formats/bundle/*.ts), in encoding order. */
+const TOP = ['format', 'manifest', 'nodes', 'edges', 'layer_violations', 'dangling', 'unresolved_ids', 'search', 'chunk_search', 'chunks', 'vectors'];
+const NODES = ['light', 'bodies', 'offsets'];
+const CHUNKS = ['count', 'ids', 'full', 'node', 'position', 'section', 'start', 'end', 'embeddable'];
+const COLUMNS = ['node', 'position', 'section', 'start', 'end', 'embeddable'] as const;
+
+/** The previous bundle and the content key of each of its nodes. */
+export interface PreviousPack {
+  bytes: Uint8Array;
+  keys: readonly string[];
+}
+
+interface LastPack {
+  format: string;
+  fingerprint: string;
+  bundle: string;
+  keys: string[];
+}
+
+export const lastPackPath = (indexDir: string) => join(indexDir, CACHE_DIR, 'last-pack');
+
+/** The previous bundle of `outDir` with its node keys, when the record of the last pack names it and its bytes can be trusted. */
+export async function previousPack(indexDir: string, outDir: string, checked: string): Promise<PreviousPack | null> {
+  const record = (await readFile(lastPackPath(indexDir), 'utf8').then((text) => JSON.parse(text) as LastPack, () => null)) as LastPack | null;
+  if (!record || record.format !== FORMAT || record.fingerprint !== codeFingerprint() || !Array.isArray(record.keys)) return null;
+  const bytes = await trustedBundle(outDir, record.bundle, checked);
+  return bytes ? { bytes, keys: record.keys } : null;
+}
+
+/** Records which node (content key) sits at each position of the bundle just written. */
+export async function rememberPack(indexDir: string, bundle: string, nodes: PreparedNodes): Promise<void> {
+  const record: LastPack = { format: FORMAT, fingerprint: codeFingerprint(), bundle, keys: nodes.packed.map((p) => p.key) };
+  // A cache like the others: failing to write it only means a full pack next time.
+  await writeAtomic(lastPackPath(indexDir), JSON.stringify(record)).catch(() => undefined);
+}
+
+/** The bundle of `input` from the previous one, or null when the patch does not apply. */
+export function patchBundle(previous: PreviousPack, input: PackInput, prepared: PreparedNodes, memo?: PackMemo): PackedBundle | null {
+  const { packed } = prepared;
+  const n = packed.length;
+  if (input.vectors || previous.keys.length !== n) return null;
+  const changedNodes: number[] = [];
+  for (let i = 0; i < n; i++) if (packed[i]!.key !== previous.keys[i]) changedNodes.push(i);
+  if (changedNodes.length > Math.max(FEW_CHANGES, n * MAX_CHANGED_SHARE)) return null;
+  try {
+    // The changed nodes' previous products, when the memo still holds them.
+    const before = changedNodes.map((i) => memo?.entries.get(previous.keys[i]!));
+    return packedParts(splice(previous.bytes, input, prepared, changedNodes, before));
+  } catch {
+    // Bytes that do not read as this code's bundle: pack in full.
+    return null;
+  }
+}
+
+function splice(bytes: Uint8Array, input: PackInput, { packed, packs, terms }: PreparedNodes, changedNodes: number[], before: readonly (NodePack | undefined)[]): Uint8Array[] {
+  const packr = newPackr();
+  const n = packed.length;
+  const top = mapEntries(bytes, 0, packr);
+  if (!sameKeys(top, TOP)) throw new Error('another bundle layout');
+  const span = (entry: { start: number; end: number }) => bytes.subarray(entry.start, entry.end);
+  const value = (entry: { start: number; end: number }) => packr.unpack(span(entry)) as unknown;
+  const nodesPart = mapEntries(bytes, top.get('nodes')!.start, packr);
+  const chunksPart = mapEntries(bytes, top.get('chunks')!.start, packr);
+  if (!sameKeys(nodesPart, NODES) || !sameKeys(chunksPart, CHUNKS)) throw new Error('another bundle layout');
+
+  // Where each node's chunks sit before and after.
+  const oldCount = value(chunksPart.get('count')!) as number;
+  const oldNode = decodeUints(value(chunksPart.get('node')!), oldCount, 'chunk node');
+  const oldStart = new Uint32Array(n + 1);
+  for (let c = 0, i = 0; i <= n; i++) {
+    while (c < oldCount && oldNode[c]! < i) c++;
+    oldStart[i] = c;
+  }
+  const changed = new Uint8Array(n);
+  for (const i of changedNodes) changed[i] = 1;
+  const chunkStart = new Uint32Array(n + 1);
+  for (let i = 0; i < n; i++) {
+    const count = packs[i]!.chunkIds.length;
+    if (!changed[i] && count !== oldStart[i + 1]! - oldStart[i]!) throw new Error('an unchanged node has other chunks');
+    chunkStart[i + 1] = chunkStart[i]! + count;
+  }
+  const chunkMap = new Int32Array(oldCount).fill(-1);
+  for (let i = 0; i < n; i++) if (!changed[i]) for (let c = oldStart[i]!; c < oldStart[i + 1]!; c++) chunkMap[c] = c - oldStart[i]! + chunkStart[i]!;
+  const changes: Changes = { nodes: changedNodes, changed, chunkMap, chunkStart, affected: affectedTerms(changedNodes, before, packs, terms, (i) => chunkStart[i + 1]! - chunkStart[i]! !== oldStart[i + 1]! - oldStart[i]!) };
+
+  const nodes = packed.map((p) => p.node);
+  const plain = plainParts(input, nodes);
+  const search = value(top.get('search')!) as SerializedTextIndex;
+  const text = patchTextIndex(search, packs, terms, changes) ?? assembleTextIndex(packs, terms, packs.map((pack) => pack.keys));
+  const chunkSearch = patchChunkIndex(value(top.get('chunk_search')!) as SerializedChunkIndex, packs, terms, changes);
+
+  // Unchanged runs of an array's items are copied from the previous bytes; changed nodes' items encoded.
+  const splicedItems = (items: Uint32Array, starts: Uint32Array, encode: (node: number) => Uint8Array[]): Uint8Array[] => {
+    const parts: Uint8Array[] = [];
+    let run = 0;
+    for (const i of [...changedNodes, n]) {
+      if (starts[run]! < starts[i]!) parts.push(bytes.subarray(items[starts[run]!]!, items[starts[i]!]!));
+      if (i < n) parts.push(...encode(i)), (run = i + 1);
+    }
+    return parts;
+  };
+  const positions = Uint32Array.from({ length: n + 1 }, (_, i) => i);
+  const light = splicedItems(arrayItems(bytes, nodesPart.get('light')!.start), positions, (i) => [packCopy(packr, lightNode(nodes[i]!))]);
+  const bodyOffsets = new Array<number>(n + 1);
+  bodyOffsets[0] = 0;
+  packed.forEach((p, i) => (bodyOffsets[i + 1] = bodyOffsets[i]! + p.body.length));
+
+  // Chunk ids without their node prefix (`full`: positions of ids stored whole), and the columns.
+  const full: number[] = [];
+  for (const old of value(chunksPart.get('full')!) as number[]) if (chunkMap[old]! >= 0) full.push(chunkMap[old]!);
+  const ids = splicedItems(arrayItems(bytes, chunksPart.get('ids')!.start), oldStart, (i) =>
+    packs[i]!.chunkIds.map((id, k) => {
+      const prefix = `${nodes[i]!.id}#`;
+      if (id.startsWith(prefix)) return packCopy(packr, id.slice(prefix.length));
+      full.push(chunkStart[i]! + k);
+      return packCopy(packr, id);
+    }),
+  );
+  full.sort((a, b) => a - b);
+  const total = chunkStart[n]!;
+  // Unchanged nodes keep their positions, so their rows (node position included) are copied as they are.
+  const columns = COLUMNS.map((name, column) => {
+    const before = (name === 'node' ? oldNode : decodeUints(value(chunksPart.get(name)!), oldCount, `chunk ${name}`)) as Uint32Array;
+    const after = new Uint32Array(total);
+    for (let i = 0; i < n; i++) {
+      if (!changed[i]) after.set(before.subarray(oldStart[i]!, oldStart[i + 1]!), chunkStart[i]!);
+      else for (let k = 0; k < chunkStart[i + 1]! - chunkStart[i]!; k++) after[chunkStart[i]! + k] = column === 0 ? i : packs[i]!.chunkRows[k * 5 + column - 1]!;
+    }
+    return asBin(encodeUints(after));
+  });
+
+  const values: Record<string, Uint8Array | Uint8Array[]> = {
+    format: packCopy(packr, plain.format),
+    manifest: packCopy(packr, plain.manifest),
+    nodes: mapParts(packr, NODES, [[arrayHeader(packr, n), ...light], [binHeader(bodyOffsets[n]!), ...packed.map((p) => p.body)], asBin(u32ToBytes(bodyOffsets))]),
+    edges: packCopy(packr, plain.edges),
+    layer_violations: packCopy(packr, plain.layer_violations),
+    dangling: packCopy(packr, plain.dangling),
+    unresolved_ids: packCopy(packr, plain.unresolved_ids),
+    search: objectParts(packr, text as unknown as Record<string, unknown>),
+    chunk_search: objectParts(packr, chunkSearch as unknown as Record<string, unknown>),
+    chunks: mapParts(packr, CHUNKS, [packCopy(packr, total), [arrayHeader(packr, total), ...ids], packCopy(packr, full), ...columns]),
+    vectors: packCopy(packr, null),
+  };
+  const keys = [...top.keys()];
+  return mapParts(packr, keys, keys.map((key) => values[key]!));
+}
+
+/**
+ * The bundle as pieces: hashed piece by piece, written with one vectored write, joined only if
+ * someone reads `bytes` (joining 60 MB costs more than the whole patch). Pieces that sit next to
+ * each other in one buffer (copied runs, bodies from one cache file) are merged first.
+ */
+function packedParts(pieces: readonly Uint8Array[]): PackedBundle {
+  const parts: Uint8Array[] = [];
+  for (const piece of pieces) {
+    const last = parts.at(-1);
+    if (last && last.buffer === piece.buffer && last.byteOffset + last.byteLength === piece.byteOffset) parts[parts.length - 1] = new Uint8Array(last.buffer, last.byteOffset, last.byteLength + piece.byteLength);
+    else if (piece.byteLength > 0) parts.push(piece);
+  }
+  const hasher = createHash('sha256');
+  for (const part of parts) hasher.update(part);
+  const hash = hasher.digest('hex').slice(0, BUNDLE_TAG);
+  const packed = { hash, fileName: `kdd-${hash}.msgpack`, parts } as Omit<PackedBundle, 'bytes'> as PackedBundle;
+  defineLazy(packed, 'bytes', () => Buffer.concat(parts));
+  return packed;
+}
+
+/** A byte array as msgpack `bin`, without copying it. */
+function asBin(bytes: Uint8Array): Uint8Array[] {
+  return [binHeader(bytes.length), bytes];
+}
+
+/**
+ * The terms the changed nodes had (`before`, their previous products) or have, in their fields and
+ * in their chunks; null when a previous product is unknown. Chunk terms are null when some changed
+ * node's chunk count moved (`moved`): the chunks after it moved too.
+ */
+function affectedTerms(changedNodes: readonly number[], before: readonly (NodePack | undefined)[], packs: readonly NodePack[], terms: readonly string[], moved: (node: number) => boolean): Changes['affected'] {
+  if (before.some((pack) => pack === undefined)) return null;
+  const text = new Set<string>();
+  const chunks = new Set<string>();
+  const add = (set: Set<string>, pairs: ArrayLike<number>) => {
+    for (let k = 0; k < pairs.length; k += 2) set.add(terms[pairs[k]!]!);
+  };
+  for (const pack of [...(before as NodePack[]), ...changedNodes.map((i) => packs[i]!)]) add(text, pack.terms), add(chunks, pack.chunkTerms);
+  return { text, chunks: changedNodes.some(moved) ? null : chunks };
+}
+
+function sameKeys(entries: ReadonlyMap<string, unknown>, expected: readonly string[]): boolean {
+  return entries.size === expected.length && expected.every((key) => entries.has(key));
+}

@@ -1,0 +1,146 @@
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildIndex, compile } from '../../compiler/pipeline.js';
+import { packBundle, packPrepared, prepareNodes, type PackInput } from '../../compiler/pack/pack.js';
+import { createPackMemo } from '../../compiler/cache/pack-memo.js';
+import { lastPackPath, patchBundle, type PreviousPack } from '../../compiler/incremental/patch-bundle.js';
+import { binHeader, valueEnd } from '../../compiler/incremental/msgpack-spans.js';
+import { newPackr } from '../../formats/msgpack.js';
+import { loadBundle } from '../../library/load-bundle.js';
+import { docPath, docText, treeArbitrary, writeTree, type Tree } from '../helpers/arbitrary-tree.js';
+import { removeTree } from '../helpers/temp-tree.js';
+
+const roots: string[] = [];
+afterAll(async () => {
+  await Promise.all(roots.map(removeTree));
+});
+
+async function fresh(): Promise<string> {
+  const root = await mkdtemp(join(tmpdir(), 'kdd-patch-'));
+  roots.push(root);
+  return root;
+}
+
+async function packInput(dir: string, tree: Tree, previous: Tree = {}): Promise<PackInput> {
+  await writeTree(dir, tree, previous);
+  const result = await compile({ specsDir: dir });
+  return { ...result.graph, manifest: result.manifest };
+}
+
+const same = (a: Uint8Array, b: Uint8Array) => Buffer.from(a).equals(Buffer.from(b));
+const WORDS = ['pedido', 'cliente', 'zafiro', 'quórum', 'índice', 'x9', 'Ent1', 'BR-GEN-001', 'ñandú', 'lorem'];
+
+/** An edit that keeps every document where it is: text appended, a section added, a title or a link changed. */
+const editArbitrary = fc.record({
+  pick: fc.nat(),
+  kind: fc.constantFrom('append', 'section', 'title', 'link', 'long'),
+  words: fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 6 }),
+});
+
+type Edit = { pick: number; kind: string; words: string[] };
+
+function applyEdit(tree: Tree, edit: Edit): Tree {
+  const paths = Object.keys(tree).filter((path) => path !== 'README.md').sort();
+  if (paths.length === 0) return tree;
+  const path = paths[edit.pick % paths.length]!;
+  const text = tree[path]!;
+  const words = edit.words.join(' ');
+  const changed =
+    edit.kind === 'append'
+      ? `${text}\n${words}.\n`
+      : edit.kind === 'section'
+        ? `${text}\n## ${edit.words[0]}\n\n${words}.\n`
+        : edit.kind === 'title'
+          ? text.replace(/^title: .*$/m, `title: ${words}`)
+          : edit.kind === 'link'
+            ? `${text}\nVer [[${edit.words.find((w) => /^(Ent1|BR-GEN-001)$/.test(w)) ?? 'Ent1'}]].\n`
+            : `${text}\n${`${words} `.repeat(300)}\n`; // long enough to add chunks
+  return { ...tree, [path]: changed };
+}
+
+describe('bundle patched from the previous one (compiler/incremental/patch-bundle.ts)', () => {
+  it('equals a full pack byte for byte after in-place edits, with and without the previous products', async () => {
+    await fc.assert(
+      fc.asyncProperty(treeArbitrary({ minDocs: 2 }), fc.array(fc.array(editArbitrary, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 3 }), fc.boolean(), async (initial, rounds, known) => {
+        const dir = join(await fresh(), 'specs');
+        const memo = createPackMemo();
+        let tree = initial;
+        let input = await packInput(dir, tree);
+        let prepared = prepareNodes(input, memo);
+        let previous: PreviousPack = { bytes: packPrepared(input, prepared).bytes, keys: prepared.packed.map((p) => p.key) };
+        for (const edits of rounds) {
+          const next = edits.reduce(applyEdit, tree);
+          input = await packInput(dir, next, tree);
+          tree = next;
+          // Without `known`, the changed nodes' previous products are not in the memo handed over.
+          prepared = prepareNodes(input, known ? memo : undefined);
+          const patched = patchBundle(previous, input, prepared, known ? memo : undefined);
+          expect(patched).not.toBeNull();
+          expect(same(patched!.bytes, packBundle(input).bytes)).toBe(true);
+          expect(patched!.hash).toBe(packBundle(input).hash);
+          previous = { bytes: patched!.bytes, keys: prepared.packed.map((p) => p.key) };
+        }
+      }),
+      { numRuns: 25, seed: 1724 },
+    );
+  }, 120_000);
+
+  it('declines what it does not cover: another node count, or bytes that are not a bundle', async () => {
+    const dir = join(await fresh(), 'specs');
+    const tree: Tree = { [docPath({ kind: 'entity', n: 1 })]: docText({ kind: 'entity', n: 1, links: [], version: 0 }) };
+    const input = await packInput(dir, tree);
+    const prepared = prepareNodes(input);
+    const bytes = packPrepared(input, prepared).bytes;
+    expect(patchBundle({ bytes, keys: [] }, input, prepared)).toBeNull();
+    expect(patchBundle({ bytes: bytes.subarray(0, bytes.length >> 1), keys: ['another'] }, input, prepared)).toBeNull();
+  });
+
+  it('kdd build patches the bundle it left; a bundle edited on disk is packed again, never copied from', async () => {
+    const root = await fresh();
+    const dirs = { specsDir: join(root, 'specs'), outDir: join(root, 'dist'), indexDir: join(root, '.kdd-index') };
+    const tree: Tree = {
+      [docPath({ kind: 'entity', n: 1 })]: docText({ kind: 'entity', n: 1, links: ['BR-GEN-001'], version: 0 }),
+      [docPath({ kind: 'rule', n: 1 })]: docText({ kind: 'rule', n: 1, links: ['Ent1'], version: 0 }),
+    };
+    await writeTree(dirs.specsDir, tree);
+    await buildIndex(dirs);
+    expect(JSON.parse(await readFile(lastPackPath(dirs.indexDir), 'utf8')).keys).toHaveLength(2);
+    const reference = async (next: Tree) => packBundle(await packInput(join(root, 'ref'), next)).hash;
+
+    const edited = applyEdit(tree, { pick: 0, kind: 'section', words: ['zafiro', 'quórum'] });
+    await writeTree(dirs.specsDir, edited, tree);
+    const second = await buildIndex(dirs);
+    expect(second.bundle.hash).toBe(await reference(edited));
+    expect((await loadBundle(dirs.outDir)).hash).toBe(second.bundle.hash);
+
+    // Same size, other bytes: the stamp moved, the hash does not match its name, nothing is copied from it.
+    const file = join(dirs.outDir, second.bundle.bundle);
+    const bytes = await readFile(file);
+    bytes[bytes.length - 3] = bytes[bytes.length - 3]! ^ 0xff;
+    await writeFile(file, bytes);
+    const again = applyEdit(edited, { pick: 1, kind: 'append', words: ['lorem'] });
+    await writeTree(dirs.specsDir, again, edited);
+    const third = await buildIndex(dirs);
+    expect(third.bundle.hash).toBe(await reference(again));
+  });
+});
+
+describe('msgpack spans (compiler/incremental/msgpack-spans.ts)', () => {
+  it('finds the end of any value msgpackr writes, and writes bin headers as msgpackr does', () => {
+    const packr = newPackr();
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.uint8Array({ maxLength: 300 }), (value, bin) => {
+        const bytes = Uint8Array.prototype.slice.call(packr.pack([value, bin, -1.5, 2 ** 40, -(2 ** 40)]));
+        expect(valueEnd(bytes, 0)).toBe(bytes.length);
+      }),
+      { numRuns: 300, seed: 17 },
+    );
+    for (const length of [0, 1, 255, 256, 65535, 65536, 70000]) {
+      const packed = packr.pack(new Uint8Array(length));
+      expect(Buffer.from(packed.subarray(0, packed.length - length)).equals(Buffer.from(binHeader(length)))).toBe(true);
+    }
+  });
+});
