@@ -40,7 +40,7 @@ import { makeManifest } from './manifest.js';
 import { refuseMassDelete } from './mass-delete.js';
 import type { BuildOptions, CompileOptions, IndexBuildOptions } from './options.js';
 import { indexDigest } from './pack/digest.js';
-import { writeDist } from './pack/dist.js';
+import { writeBundle, writePointer } from './pack/dist.js';
 import { packBundle, packPrepared, prepareNodes, type PackedBundle, type PreparedNodes } from './pack/pack.js';
 import { startPhase } from './progress.js';
 import { DEFAULT_MAX_FILE_BYTES, readSources } from './read.js';
@@ -145,10 +145,15 @@ export async function buildIndex(options: IndexBuildOptions): Promise<IndexBuild
     packed = (previous && patchBundle(previous, input, prepared, memo)) || packPrepared(input, prepared);
     packing.end();
   }
-  // Caches before the pointer: once kdd.json changes the build is over, for readers and hot swap alike.
-  const caches = saveCaches(indexDir, cacheFiles, compiled, earlier, artifacts, memo, kept !== null);
   const writing = startPhase(tell, 'write', 1);
-  const pointer = kept ? (await caches, kept) : await writeDist(outDir, packed!, compiled.manifest, caches, digest, weight);
+  // The bundle goes to disk before the caches are encoded, so its bytes (65 MB at 10,800 documents)
+  // are let go of before theirs are made. A bundle no pointer names is never read, and the one the
+  // pointer names stays until the pointer moves (docs/integrity.md).
+  const bundle = packed && (await writeBundle(outDir, packed));
+  packed = null;
+  // Caches before the pointer: once kdd.json changes the build is over, for readers and hot swap alike.
+  await saveCaches(indexDir, cacheFiles, compiled, earlier, artifacts, memo, kept !== null);
+  const pointer = kept ?? (await writePointer(outDir, bundle!, compiled.manifest, digest, weight));
   if (!kept) await Promise.all([rememberBundle(checked, outDir, pointer), cacheFiles.pack && rememberPack(indexDir, pointer.bundle, prepared!)]);
   await markBuildFinished(indexDir);
   writing.end();

@@ -24,17 +24,18 @@ export interface CacheFiles {
  * `artifactStamps`). `kept`: the previous bundle was kept (nothing packed); the record cache is then
  * rewritten only when the spec stamps moved.
  */
-export function saveCaches(indexDir: string, files: CacheFiles, compiled: Compiled, earlier: Earlier, artifacts: ReadonlyMap<string, ArtifactStamp>, memo: PackMemo | undefined, kept: boolean): Promise<unknown> {
+export async function saveCaches(indexDir: string, files: CacheFiles, compiled: Compiled, earlier: Earlier, artifacts: ReadonlyMap<string, ArtifactStamp>, memo: PackMemo | undefined, kept: boolean): Promise<void> {
+  // One after the other: each is encoded whole in memory before it is written (40 and 54 MB at
+  // 10,800 documents), and both at once raised the build's peak. The memo goes first: its bytes are
+  // dropped once written, while the record cache's stay with their records for the next build.
+  // Loaded with the pack stage, which made the memo: no cost to a build that packed nothing.
+  if (memo && files.pack) await import('./pack-memo.js').then(({ writePackMemo }) => writePackMemo(files.pack!, memo)).catch(() => undefined);
   const recordFile = files.records;
-  return Promise.all([
-    // Loaded with the pack stage, which made the memo: no cost to a build that packed nothing.
-    memo && files.pack ? import('./pack-memo.js').then(({ writePackMemo }) => writePackMemo(files.pack!, memo)).catch(() => undefined) : undefined,
-    recordFile && (!kept || !sameStamps(earlier.stamps, compiled.stamps))
-      ? readFile(join(indexDir, 'manifest.json'), 'utf8')
-          .then((text) => writeCache(recordFile, compiled, artifacts, text))
-          .catch(() => undefined)
-      : undefined,
-  ]);
+  if (recordFile && (!kept || !sameStamps(earlier.stamps, compiled.stamps))) {
+    await readFile(join(indexDir, 'manifest.json'), 'utf8')
+      .then((text) => writeCache(recordFile, compiled, artifacts, text))
+      .catch(() => undefined);
+  }
 }
 
 /**

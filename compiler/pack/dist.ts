@@ -13,37 +13,59 @@ import type { PackedBundle } from './pack.js';
 
 export { POINTER_FILE, type BundlePointer };
 
+/** A bundle on disk that no pointer names yet, and the bundle the pointer named before it. */
+export interface WrittenBundle {
+  fileName: string;
+  hash: string;
+  bytes: number;
+  previous: BundlePointer | null;
+}
+
+/** Writes the bundle, then the pointer (a build writes its caches between the two: compiler/pipeline.ts). */
+export async function writeDist(outDir: string, packed: PackedBundle, manifest: Pick<IndexManifest, 'index_level' | 'structure' | 'stats'>): Promise<BundlePointer> {
+  return writePointer(outDir, await writeBundle(outDir, packed), manifest);
+}
+
 /**
- * Writes the bundle, then the pointer. `ready`: work that must be over before the pointer moves
- * (the build's caches), done meanwhile: its writes overlap the bundle's. `indexDigest`: what the
- * bundle was packed from (compiler/pack/digest.ts), so the next build can tell a stale one.
- * `weight`: the specs' and the index's bytes, kept in the pointer with the bundle's (`sizes`).
+ * The content-hashed bundle alone. Until `writePointer` names it no reader sees it, and the
+ * bundle the pointer names stays: a build that stops here has lost nothing. The caller may let
+ * go of `packed.bytes` once this is over.
  */
-export async function writeDist(
+export async function writeBundle(outDir: string, packed: PackedBundle): Promise<WrittenBundle> {
+  const previous = await readPointer(outDir);
+  const path = join(outDir, packed.fileName);
+  // A patched bundle comes as pieces (compiler/incremental/patch-bundle.ts): written as they are, never joined.
+  if (packed.parts) await writeAtomicParts(path, packed.parts);
+  else await writeAtomic(path, packed.bytes);
+  const bytes = packed.parts ? packed.parts.reduce((sum, part) => sum + part.byteLength, 0) : packed.bytes.byteLength;
+  return { fileName: packed.fileName, hash: packed.hash, bytes, previous };
+}
+
+/**
+ * Moves the pointer to a written bundle, then removes bundles older than the one it named before.
+ * `indexDigest`: what the bundle was packed from (compiler/pack/digest.ts), so the next build can
+ * tell a stale one. `weight`: the specs' and the index's bytes, kept with the bundle's (`sizes`).
+ */
+export async function writePointer(
   outDir: string,
-  packed: PackedBundle,
+  written: WrittenBundle,
   manifest: Pick<IndexManifest, 'index_level' | 'structure' | 'stats'>,
-  ready?: Promise<unknown>,
   indexDigest?: string,
   weight?: IndexWeight,
 ): Promise<BundlePointer> {
-  const previous = await readPointer(outDir);
-  const path = join(outDir, packed.fileName);
-  await Promise.all([packed.parts ? writeAtomicParts(path, packed.parts) : writeAtomic(path, packed.bytes), ready]);
-  const size = packed.parts ? packed.parts.reduce((sum, part) => sum + part.byteLength, 0) : packed.bytes.byteLength;
   const pointer: BundlePointer = {
     format: BUNDLE_FORMAT_VERSION,
-    bundle: packed.fileName,
-    hash: packed.hash,
-    bytes: size,
+    bundle: written.fileName,
+    hash: written.hash,
+    bytes: written.bytes,
     index_level: manifest.index_level,
     structure: manifest.structure,
     stats: manifest.stats,
     ...(indexDigest ? { index_digest: indexDigest } : {}),
-    ...(weight ? { sizes: artifactSizes(weight, size) } : {}),
+    ...(weight ? { sizes: artifactSizes(weight, written.bytes) } : {}),
   };
   await writeAtomic(join(outDir, POINTER_FILE), `${JSON.stringify(pointer, null, 2)}\n`);
-  const keep = new Set([packed.fileName, previous?.bundle]);
+  const keep = new Set([written.fileName, written.previous?.bundle]);
   for (const name of await readdir(outDir)) {
     // Older bundles, and temp files a killed build left (never served, never kept).
     if ((/^kdd-[0-9a-f]{12}\.msgpack$/.test(name) && !keep.has(name)) || isTempFile(name)) await rm(join(outDir, name), { force: true });
