@@ -84,18 +84,23 @@ export function decodeEdges(data: unknown, nodes: readonly GraphNode[]): Decoded
   const source = decodeUints(encoded.source, count, 'edge source');
   const meta = decodeUints(encoded.meta, count, 'edge metadata');
   const flags = decodeUints(encoded.flags, count, 'edge flags');
-  const string = (i: number): string => {
-    const value = strings[i];
-    if (typeof value !== 'string') throw corrupt('edge string index out of range');
-    return value;
-  };
+  for (const value of strings) if (typeof value !== 'string') throw corrupt('edge string table holds a non-string');
+  // Every column checked against its table once, so the loop below indexes without checks.
+  const m = strings.length;
+  if (count > 0 && (max(type) >= m || max(method) >= m || max(source) > m || max(from) >= n + m || max(to) >= n + m || max(meta) >= encoded.metadata.length)) {
+    throw corrupt('edge column value out of range');
+  }
   const ids = nodes.map((node) => node.id);
-  const nodeRef = (value: number) => (value < n ? ids[value]! : string(value - n));
   // Edges with equal metadata share one (never mutated) object, as they share their strings.
   const metadata = encoded.metadata.map((flat) => {
     const object: Record<string, string> = {};
     if (!Array.isArray(flat)) throw corrupt('edge metadata is malformed');
-    for (let k = 0; k < flat.length; k += 2) object[string(flat[k]!)] = string(flat[k + 1]!);
+    for (let k = 0; k < flat.length; k += 2) {
+      const key = strings[flat[k]!];
+      const value = strings[flat[k + 1]!];
+      if (typeof key !== 'string' || typeof value !== 'string') throw corrupt('edge string index out of range');
+      object[key] = value;
+    }
     return object;
   });
   const outgoing: number[][] = [];
@@ -106,22 +111,27 @@ export function decodeEdges(data: unknown, nodes: readonly GraphNode[]): Decoded
     const f = from[i]!;
     const t = to[i]!;
     const s = source[i]!;
-    const m = metadata[meta[i]!];
-    if (m === undefined || (s === 0 && f >= n)) throw corrupt('edge column value out of range');
+    if (s === 0 && f >= n) throw corrupt('edge column value out of range');
     const flag = flags[i]!;
     // Keys in code-unit order, as the packer's canonical form has them.
     edges[i] = {
       bidirectional: (flag & 2) !== 0,
-      edge_type: string(type[i]!),
-      extraction_method: string(method[i]!) as GraphEdge['extraction_method'],
-      from_node: nodeRef(f),
+      edge_type: strings[type[i]!]!,
+      extraction_method: strings[method[i]!] as GraphEdge['extraction_method'],
+      from_node: f < n ? ids[f]! : strings[f - n]!,
       layer_violation: (flag & 1) !== 0,
-      metadata: m,
-      source_file: s === 0 ? nodes[f]!.source_file : string(s - 1),
-      to_node: nodeRef(t),
+      metadata: metadata[meta[i]!]!,
+      source_file: s === 0 ? nodes[f]!.source_file : strings[s - 1]!,
+      to_node: t < n ? ids[t]! : strings[t - n]!,
     };
     if (f < n) outgoing[f]!.push(i);
     if (t < n) incoming[t]!.push(i);
   }
   return { edges, outgoing, incoming };
+}
+
+function max(values: ArrayLike<number>): number {
+  let top = 0;
+  for (let i = 0; i < values.length; i++) if (values[i]! > top) top = values[i]!;
+  return top;
 }

@@ -5,7 +5,6 @@
 import type { Packr } from 'msgpackr';
 import { createError } from '../../model/errors.js';
 import type { GraphNode, NodeSection } from '../../model/graph.js';
-import { defineLazy } from '../lazy.js';
 import { newPackr } from '../msgpack.js';
 import { corrupt } from './columns.js';
 import { BinaryParts } from './write.js';
@@ -182,32 +181,70 @@ export function decodeNodes(data: unknown, lazy: boolean): GraphNode[] {
   return nodes;
 }
 
+/** Where a node keeps its body: the bytes, and each heavy value once decoded or assigned. */
+interface Body {
+  bytes: Uint8Array;
+  what: string;
+  sections: unknown;
+  fields: unknown;
+  /** bit 0: `sections` holds its value; bit 1: `fields` does. */
+  known: number;
+}
+
+const BODY = Symbol('node body');
+
+/** Decodes both heavy values at once (the references point into the sections as stored); keeps assigned ones. */
+function decodeBody(body: Body): void {
+  let raw: [unknown, unknown, number[]];
+  try {
+    raw = bodyUnpackr.unpack(body.bytes) as [unknown, unknown, number[]];
+  } catch (error) {
+    throw createError('INDEX_UNAVAILABLE', { reason: `bundle is corrupt: body of ${body.what} (${(error as Error).message})` });
+  }
+  if (!Array.isArray(raw) || raw.length !== 3 || !Array.isArray(raw[2])) throw corrupt(`body of ${body.what} is malformed`);
+  const [sections, fields, refs] = raw;
+  if (!(body.known & 1)) body.sections = sections;
+  if (!(body.known & 2)) body.fields = restoreFields(fields, refs.length ? sectionPool(sections) : '', refs);
+  body.known = 3;
+}
+
+type WithBody = Record<string | symbol, unknown> & { [BODY]: Body };
+
+// One getter/setter pair shared by every node: V8 keeps objects whose accessors are the same
+// functions on one hidden class, while a fresh closure per node sends each node to the slow
+// dictionary mode (17.6 MB instead of 3.8 MB of heap for 10,800 nodes, docs/decisions/bundle-load.md).
+const HEAVY_ACCESSORS = { sections: heavyAccessor(1, 'sections'), indexed_fields: heavyAccessor(2, 'fields') };
+
+function heavyAccessor(bit: 1 | 2, slot: 'sections' | 'fields'): PropertyDescriptor {
+  return {
+    enumerable: true,
+    configurable: true,
+    get(this: WithBody) {
+      const body = this[BODY];
+      if (!(body.known & bit)) decodeBody(body);
+      return body[slot];
+    },
+    set(this: WithBody, value: unknown) {
+      const body = this[BODY];
+      (body[slot] = value), (body.known |= bit);
+    },
+  };
+}
+
 /**
  * A new node with the keys of `light` in their order, `sections` / `indexed_fields` as accessors
  * over `bytes`. New rather than `light` changed in place: turning data properties into accessors
  * sends an object to V8's slow dictionary mode, adding them to a fresh one does not.
  */
 function withBody(light: Record<string, unknown>, bytes: Uint8Array, what: string, lazy: boolean): GraphNode {
-  // Decodes both heavy values at once (the references point into the sections as stored).
-  let decoded: { sections: unknown; fields: unknown } | null = null;
-  const body = () => {
-    if (decoded) return decoded;
-    let raw: [unknown, unknown, number[]];
-    try {
-      raw = bodyUnpackr.unpack(bytes) as [unknown, unknown, number[]];
-    } catch (error) {
-      throw createError('INDEX_UNAVAILABLE', { reason: `bundle is corrupt: body of ${what} (${(error as Error).message})` });
-    }
-    if (!Array.isArray(raw) || raw.length !== 3 || !Array.isArray(raw[2])) throw corrupt(`body of ${what} is malformed`);
-    const [sections, fields, refs] = raw;
-    return (decoded = { sections, fields: restoreFields(fields, refs.length ? sectionPool(sections) : '', refs) });
-  };
-  const node: Record<string, unknown> = {};
+  const body: Body = { bytes, what, sections: undefined, fields: undefined, known: 0 };
+  const node = {} as WithBody;
+  // Hidden (not enumerable, a symbol): spread, JSON and deep-equality see only the node's fields.
+  Object.defineProperty(node, BODY, { value: body });
   for (const key of Object.keys(light)) {
-    if (key === 'sections') defineLazy(node, key, () => body().sections);
-    else if (key === 'indexed_fields') defineLazy(node, key, () => body().fields);
+    if (key === 'sections' || key === 'indexed_fields') Object.defineProperty(node, key, HEAVY_ACCESSORS[key]);
     else node[key] = light[key];
   }
-  if (!lazy) body();
+  if (!lazy) decodeBody(body);
   return node as unknown as GraphNode;
 }

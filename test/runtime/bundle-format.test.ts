@@ -163,6 +163,20 @@ describe('bundle format 2', () => {
     expect({ ...node }).toEqual(bundle.nodes[0]);
     node.sections = [];
     expect(node.sections).toEqual([]);
+    // Assigning one heavy value before the body was ever decoded leaves the other to decode as stored.
+    const fresh = decodeBundle(encodeBundle(bundle)).nodes[0]!;
+    fresh.sections = [];
+    expect(fresh.sections).toEqual([]);
+    expect(fresh.indexed_fields).toEqual(bundle.nodes[0]!.indexed_fields);
+  });
+
+  it('gives every node the same accessor functions, so nodes share one hidden class (not dictionary mode)', () => {
+    const bundle = fc.sample(bundleArb.filter((b) => b.nodes.length > 1), { numRuns: 1, seed: 7 })[0]!;
+    const [a, b] = decodeBundle(encodeBundle(bundle)).nodes;
+    for (const key of ['sections', 'indexed_fields']) {
+      expect(Object.getOwnPropertyDescriptor(a, key)?.get).toBe(Object.getOwnPropertyDescriptor(b, key)?.get);
+      expect(Object.getOwnPropertyDescriptor(a, key)?.set).toBe(Object.getOwnPropertyDescriptor(b, key)?.set);
+    }
   });
 
   it('stores edges in columns and text once: much smaller than the plain msgpack of the same bundle', () => {

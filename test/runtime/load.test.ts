@@ -1,7 +1,9 @@
-import { writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { readFile, writeFile } from 'node:fs/promises';
+import fc from 'fast-check';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadBundle } from '../../library/load-bundle.js';
+import { loadBundle, readAndHash } from '../../library/load-bundle.js';
 import { fetchIndex, loadIndex } from '../../runtime/load.js';
 import { impactFeatureIndex } from '../helpers/make-index.js';
 import { writeDist } from '../helpers/write-dist.js';
@@ -51,6 +53,32 @@ describe('loadBundle', () => {
     const error = await rejection(loadBundle(dir));
     expect(error.message).toContain('corrupt');
     expect(error.message).toContain(file);
+  });
+
+  it('reads and hashes the file piece by piece into the same bytes and tag as one whole read', async () => {
+    const { dir, file, hash } = await writeDist(bundle());
+    const whole = await readFile(join(dir, file));
+    for (const piece of [1, 7, 4096, whole.length, whole.length + 1]) {
+      const read = await readAndHash(join(dir, file), piece);
+      expect(read.hash).toBe(hash);
+      expect(Buffer.from(read.bytes).equals(whole)).toBe(true);
+    }
+    expect(createHash('sha256').update(whole).digest('hex').startsWith(hash)).toBe(true);
+  });
+
+  it('never loads a damaged bundle: any changed byte ends in INDEX_UNAVAILABLE naming the file', async () => {
+    const { dir, file, bytes } = await writeDist(bundle());
+    await fc.assert(
+      fc.asyncProperty(fc.nat({ max: bytes.length - 1 }), fc.integer({ min: 1, max: 255 }), async (at, flip) => {
+        const damaged = new Uint8Array(bytes);
+        damaged[at]! ^= flip;
+        await writeFile(join(dir, file), damaged);
+        const error = await rejection(loadBundle(dir));
+        expect(error.code).toBe('INDEX_UNAVAILABLE');
+        expect(error.message).toContain(file);
+      }),
+      { numRuns: 60, seed: 17 },
+    );
   });
 });
 
