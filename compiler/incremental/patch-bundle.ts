@@ -11,12 +11,10 @@
  * hash, compiler/incremental/kept-bundle.ts), and `.kdd-index/.cache/last-pack`, the content key of
  * each node of that bundle by position (written after every pack, {@link rememberPack}).
  */
-import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { decodeUints, encodeUints } from '../../formats/bundle/columns.js';
 import { lightNode } from '../../formats/bundle/nodes.js';
-import { defineLazy } from '../../formats/lazy.js';
 import { newPackr } from '../../formats/msgpack.js';
 import { u32ToBytes } from '../../formats/bytes.js';
 import type { SerializedTextIndex } from '../../runtime/search/bm25f.js';
@@ -26,14 +24,12 @@ import { writeAtomic } from '../atomic.js';
 import { CACHE_DIR } from '../cache/record-cache.js';
 import { codeFingerprint } from '../cache/code-fingerprint.js';
 import type { NodePack, PackMemo } from '../cache/pack-memo.js';
-import { plainParts, type PackedBundle, type PackInput, type PreparedNodes } from '../pack/pack.js';
+import { packedParts, plainParts, type PackedBundle, type PackInput, type PreparedNodes } from '../pack/pack.js';
 import { trustedBundle } from './kept-bundle.js';
 import { arrayHeader, arrayItems, binHeader, mapEntries, mapParts, objectParts, packCopy } from './msgpack-spans.js';
 import { patchChunkIndex, patchTextIndex, type Changes } from './patch-index.js';
 
 const FORMAT = 'kdd-last-pack/1';
-/** Hex characters of the SHA-256 in a bundle's name (compiler/pack/pack.ts `bundleHash`). */
-const BUNDLE_TAG = 12;
 /** Past this share of changed nodes a full pack costs about the same: not worth the patch. */
 const MAX_CHANGED_SHARE = 0.2;
 /** Changes always patched, whatever the share (small trees). */
@@ -184,26 +180,6 @@ function splice(bytes: Uint8Array, input: PackInput, { packed, packs, terms }: P
   };
   const keys = [...top.keys()];
   return mapParts(packr, keys, keys.map((key) => values[key]!));
-}
-
-/**
- * The bundle as pieces: hashed piece by piece, written with one vectored write, joined only if
- * someone reads `bytes` (joining 60 MB costs more than the whole patch). Pieces that sit next to
- * each other in one buffer (copied runs, bodies from one cache file) are merged first.
- */
-function packedParts(pieces: readonly Uint8Array[]): PackedBundle {
-  const parts: Uint8Array[] = [];
-  for (const piece of pieces) {
-    const last = parts.at(-1);
-    if (last && last.buffer === piece.buffer && last.byteOffset + last.byteLength === piece.byteOffset) parts[parts.length - 1] = new Uint8Array(last.buffer, last.byteOffset, last.byteLength + piece.byteLength);
-    else if (piece.byteLength > 0) parts.push(piece);
-  }
-  const hasher = createHash('sha256');
-  for (const part of parts) hasher.update(part);
-  const hash = hasher.digest('hex').slice(0, BUNDLE_TAG);
-  const packed = { hash, fileName: `kdd-${hash}.msgpack`, parts } as Omit<PackedBundle, 'bytes'> as PackedBundle;
-  defineLazy(packed, 'bytes', () => Buffer.concat(parts));
-  return packed;
 }
 
 /** A byte array as msgpack `bin`, without copying it. */

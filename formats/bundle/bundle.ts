@@ -16,7 +16,7 @@ import { newPackr } from '../msgpack.js';
 import { decodeChunks, encodeChunks, type EncodedChunks } from './chunks.js';
 import { decodeEdges, encodeEdges, type EncodedEdges } from './edges.js';
 import { decodeNodes, encodeNodes, type EncodedNodes, type NodesToWrite } from './nodes.js';
-import { writeMsgpack } from './write.js';
+import { msgpackPieces, writeMsgpack } from './write.js';
 import { BUNDLE_FORMAT_VERSION, type Bundle, type BundleChunk } from './types.js';
 
 /** The encoded form of a {@link Bundle}: what is actually msgpack-packed. */
@@ -106,6 +106,15 @@ export function encodeBundle(bundle: BundleContent, options: EncodeOptions & { a
   // Depth 2: the bundle's map and its parts' maps (nodes, edges, search, chunks…), whose values
   // are the big binary columns.
   return writeMsgpack(toEncoded(bundle, options), newPackr(), 2, options.allocate ?? ((size) => new Uint8Array(size)));
+}
+
+/**
+ * The bytes of {@link encodeBundle} as consecutive pieces, never joined (formats/bundle/write.ts):
+ * the packer hashes and writes them as they are, so the bundle is not held a second time in one
+ * buffer while everything it was made from is still alive.
+ */
+export function encodeBundleParts(bundle: BundleContent, options: EncodeOptions = {}): Uint8Array[] {
+  return msgpackPieces(toEncoded(bundle, options), newPackr(), 2);
 }
 
 export type DecodeOptions = HydrateOptions;

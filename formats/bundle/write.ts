@@ -25,14 +25,24 @@ export class BinaryParts {
  * `Uint8Array`s and {@link BinaryParts} as `bin`, anything else by `packr`.
  */
 export function writeMsgpack(value: unknown, packr: Packr, depth: number, allocate: (bytes: number) => Uint8Array): Uint8Array {
-  const pieces: Uint8Array[] = [];
-  collect(value, packr, depth, pieces);
+  const pieces = msgpackPieces(value, packr, depth);
   let size = 0;
   for (const piece of pieces) size += piece.length;
   const out = allocate(size);
   let at = 0;
   for (const piece of pieces) out.set(piece, at), (at += piece.length);
   return out;
+}
+
+/**
+ * The msgpack of {@link writeMsgpack} as consecutive pieces, not joined: binary columns and parts
+ * are the caller's arrays themselves (views, not copies), so a writer that takes pieces never holds
+ * the whole output at once.
+ */
+export function msgpackPieces(value: unknown, packr: Packr, depth: number): Uint8Array[] {
+  const pieces: Uint8Array[] = [];
+  collect(value, packr, depth, pieces);
+  return pieces;
 }
 
 function collect(value: unknown, packr: Packr, depth: number, pieces: Uint8Array[]): void {

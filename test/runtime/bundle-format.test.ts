@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { Packr } from 'msgpackr';
 import { describe, expect, it } from 'vitest';
-import { decodeBundle, encodeBundle } from '../../formats/bundle/bundle.js';
+import { decodeBundle, encodeBundle, encodeBundleParts } from '../../formats/bundle/bundle.js';
 import { BUNDLE_FORMAT_VERSION, type Bundle, type BundleChunk } from '../../formats/bundle/types.js';
 import { isKddError } from '../../model/errors.js';
 import { bundleHash, loadIndex } from '../../runtime/load.js';
@@ -218,6 +218,10 @@ describe('bundle format 2', () => {
     const sized = encodeBundle(bundle, { allocate: (size) => Buffer.allocUnsafeSlow(size) });
     expect(same(sized, plain)).toBe(true);
     expect(decodeBundle(sized).nodes).toEqual(nodes);
+    // Left in pieces (what the packer writes), the same bytes one after the other.
+    const parts = encodeBundleParts(bundle);
+    expect(parts.length).toBeGreaterThan(1);
+    expect(same(Buffer.concat(parts), plain)).toBe(true);
   });
 
   it('refuses other format versions with INDEX_UNAVAILABLE', () => {
