@@ -33,11 +33,11 @@ export async function writeDist(outDir: string, packed: PackedBundle, manifest: 
  */
 export async function writeBundle(outDir: string, packed: PackedBundle): Promise<WrittenBundle> {
   const previous = await readPointer(outDir);
-  const path = join(outDir, packed.fileName);
-  // A patched bundle comes as pieces (compiler/incremental/patch-bundle.ts): written as they are, never joined.
-  if (packed.parts) await writeAtomicParts(path, packed.parts);
-  else await writeAtomic(path, packed.bytes);
-  const bytes = packed.parts ? packed.parts.reduce((sum, part) => sum + part.byteLength, 0) : packed.bytes.byteLength;
+  // A packed or patched bundle comes as pieces (compiler/pack/pack.ts packedParts): written as they
+  // are, never joined; a bundle handed over whole is one piece.
+  const parts = packed.parts ?? [packed.bytes];
+  await writeAtomicParts(join(outDir, packed.fileName), parts);
+  const bytes = parts.reduce((sum, part) => sum + part.byteLength, 0);
   return { fileName: packed.fileName, hash: packed.hash, bytes, previous };
 }
 

@@ -29,9 +29,9 @@ export interface PackedBundle {
   /** `kdd-<hash>.msgpack` */
   fileName: string;
   /**
-   * The bytes as consecutive pieces, when they were put together from pieces rather than encoded
-   * at once (compiler/incremental/patch-bundle.ts): written without joining them (`bytes` joins
-   * them on first read).
+   * The bytes as consecutive pieces ({@link packedParts}: every pack and patch gives them), written
+   * without joining them; `bytes` joins them on first read. Absent when the bundle came whole (a
+   * bundle read back from a file).
    */
   parts?: readonly Uint8Array[];
 }
