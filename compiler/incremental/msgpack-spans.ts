@@ -3,9 +3,11 @@
  * bundle be put together from pieces of the previous one (compiler/incremental/patch-bundle.ts)
  * without decoding and encoding again what did not change. Headers are taken from msgpackr itself
  * (the bytes it writes for a placeholder of the same shape), so they can never drift from
- * `encodeBundle`'s; only `bin` follows the msgpack spec directly (no placeholder of 35 MB).
+ * `encodeBundle`'s. Binary values and plain objects of them are written by formats/bundle/write.ts,
+ * the encoder's own writer.
  */
 import type { Packr } from 'msgpackr';
+import { packCopy } from '../../formats/bundle/write.js';
 
 /** Byte offset just past the msgpack value that starts at `at`; throws on truncated or unknown bytes. */
 export function valueEnd(bytes: Uint8Array, at: number): number {
@@ -76,11 +78,6 @@ export function mapEntries(bytes: Uint8Array, at: number, unpackr: Packr): Map<s
   return entries;
 }
 
-/** A copy of what `packr.pack(value)` writes (its output is a view into a buffer the next call reuses). */
-export function packCopy(packr: Packr, value: unknown): Uint8Array {
-  return Uint8Array.prototype.slice.call(packr.pack(value));
-}
-
 /** The header msgpackr writes before an array of `count` items. */
 export function arrayHeader(packr: Packr, count: number): Uint8Array {
   const bytes = packr.pack(new Array<null>(count).fill(null));
@@ -103,30 +100,4 @@ export function mapParts(packr: Packr, keys: readonly string[], values: readonly
     else for (const part of value) parts.push(part);
   });
   return parts;
-}
-
-/**
- * {@link mapParts} of a plain object's own keys: byte-array values go in as they are behind their
- * `bin` header (no copy through msgpackr's buffer), the others are packed.
- */
-export function objectParts(packr: Packr, object: Record<string, unknown>): Uint8Array[] {
-  const keys = Object.keys(object);
-  return mapParts(
-    packr,
-    keys,
-    keys.map((key) => {
-      const value = object[key];
-      return value instanceof Uint8Array ? [binHeader(value.length), value] : packCopy(packr, value);
-    }),
-  );
-}
-
-/** The msgpack `bin` header for `length` bytes (bin 8 / 16 / 32, as msgpackr writes a Uint8Array). */
-export function binHeader(length: number): Uint8Array {
-  if (length < 0x100) return Uint8Array.of(0xc4, length);
-  if (length < 0x10000) return Uint8Array.of(0xc5, length >>> 8, length & 0xff);
-  const header = new Uint8Array(5);
-  header[0] = 0xc6;
-  new DataView(header.buffer).setUint32(1, length);
-  return header;
 }

@@ -15,6 +15,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { decodeUints, encodeUints } from '../../formats/bundle/columns.js';
 import { lightNode } from '../../formats/bundle/nodes.js';
+import { binHeader, msgpackPieces, packCopy } from '../../formats/bundle/write.js';
 import { newPackr } from '../../formats/msgpack.js';
 import { u32ToBytes } from '../../formats/bytes.js';
 import type { SerializedTextIndex } from '../../runtime/search/bm25f.js';
@@ -26,7 +27,7 @@ import { codeFingerprint } from '../cache/code-fingerprint.js';
 import type { NodePack, PackMemo } from '../cache/pack-memo.js';
 import { packedParts, plainParts, type PackedBundle, type PackInput, type PreparedNodes } from '../pack/pack.js';
 import { trustedBundle } from './kept-bundle.js';
-import { arrayHeader, arrayItems, binHeader, mapEntries, mapParts, objectParts, packCopy } from './msgpack-spans.js';
+import { arrayHeader, arrayItems, mapEntries, mapParts } from './msgpack-spans.js';
 import { patchChunkIndex, patchTextIndex, type Changes } from './patch-index.js';
 
 const FORMAT = 'kdd-last-pack/1';
@@ -173,8 +174,8 @@ function splice(bytes: Uint8Array, input: PackInput, { packed, packs, terms }: P
     layer_violations: packCopy(packr, plain.layer_violations),
     dangling: packCopy(packr, plain.dangling),
     unresolved_ids: packCopy(packr, plain.unresolved_ids),
-    search: objectParts(packr, text as unknown as Record<string, unknown>),
-    chunk_search: objectParts(packr, chunkSearch as unknown as Record<string, unknown>),
+    search: msgpackPieces(text, packr, 1),
+    chunk_search: msgpackPieces(chunkSearch, packr, 1),
     chunks: mapParts(packr, CHUNKS, [packCopy(packr, total), [arrayHeader(packr, total), ...ids], packCopy(packr, full), ...columns]),
     vectors: packCopy(packr, null),
   };

@@ -55,19 +55,19 @@ function collect(value: unknown, packr: Packr, depth: number, pieces: Uint8Array
     const keys = Object.keys(value);
     pieces.push(mapHeader(keys.length));
     for (const key of keys) {
-      pieces.push(packed(packr, key));
+      pieces.push(packCopy(packr, key));
       collect((value as Record<string, unknown>)[key], packr, depth - 1, pieces);
     }
   } else {
-    pieces.push(packed(packr, value));
+    pieces.push(packCopy(packr, value));
   }
 }
 
-/** `packr.pack(value)` copied out of msgpackr's reused buffer. */
-const packed = (packr: Packr, value: unknown): Uint8Array => Uint8Array.prototype.slice.call(packr.pack(value));
+/** `packr.pack(value)` copied out of msgpackr's reused buffer (the next call overwrites it). */
+export const packCopy = (packr: Packr, value: unknown): Uint8Array => Uint8Array.prototype.slice.call(packr.pack(value));
 
 /** msgpackr's `bin` header: bin 8, 16 or 32, the smallest that fits. */
-function binHeader(length: number): Uint8Array {
+export function binHeader(length: number): Uint8Array {
   if (length < 0x100) return Uint8Array.of(0xc4, length);
   if (length < 0x10000) return Uint8Array.of(0xc5, length >> 8, length & 0xff);
   return Uint8Array.of(0xc6, length >>> 24, (length >> 16) & 0xff, (length >> 8) & 0xff, length & 0xff);
