@@ -5,7 +5,7 @@
  */
 import type { KddWarning } from '../model/errors.js';
 import type { QueryName, QueryResult } from '../runtime/queries/registry.js';
-import type { Why } from '../runtime/search/explain.js';
+import { describeWhy, type Why } from '../runtime/search/explain.js';
 
 type Renderers = { [N in QueryName]: (result: QueryResult<N>) => string };
 
@@ -22,18 +22,8 @@ const edge = (e: { from_node: string; to_node: string; edge_type: string; implic
 /** A context result's passages, whole (the budget already chose them), each under its heading. */
 const passages = (items: readonly { section: string; text: string }[] | undefined) =>
   (items ?? []).map((p) => `\n  §${p.section}:\n${p.text.split('\n').map((l) => `    ${l}`).join('\n')}`).join('');
-const step = (s: { from_node: string; edge_type: string; to_node: string }) => `${s.from_node} —${s.edge_type}→ ${s.to_node}`;
 /** `why` (with `explain: true`), one line: matched terms and fields, expansions, exact key, graph path. */
-const why = (w: Why | undefined) => {
-  if (!w) return '';
-  const parts = [`matched ${w.matched.map((m) => `${m.expanded_from ? `${m.expanded_from}→` : ''}${m.term} (${m.fields.join(', ')})`).join('; ') || 'no query term'}`];
-  if (w.exact) parts.push(`exact "${w.exact}"`);
-  if (w.kind_asked) parts.push('kind asked for');
-  if (w.graph_path) parts.push(`graph ${w.graph_path.map(step).join(', ')}`);
-  if (w.depends_on) parts.push(`depends on the subject: ${step(w.depends_on)}`);
-  if (w.semantic_chunk) parts.push(`closest passage ${w.semantic_chunk}`);
-  return `\n  _why: ${parts.join(' · ')}_`;
-};
+const why = (w: Why | undefined) => (w ? `\n  _why: ${describeWhy(w).join(' · ')}_` : '');
 
 const RENDER: Renderers = {
   context: (r) =>

@@ -15,7 +15,7 @@ import { answerQuery, createQueryVectors } from '../../library/query-vectors.js'
 import { createError, EXIT, toKddError } from '../../model/errors.js';
 import type { ParamSpec } from '../../runtime/param-spec.js';
 import { QUERIES, type QueryDef, type QueryEnv, type QueryName, type QueryResult } from '../../runtime/queries/registry.js';
-import type { Why } from '../../runtime/search/explain.js';
+import { describeWhy, type Why } from '../../runtime/search/explain.js';
 import { parseFlags, UsageError, type CliIO, type Command, type FlagSpec, type FlagTable } from '../command.js';
 import { arrowPath, clip, json, pct, section, table, warnings } from '../format.js';
 
@@ -257,23 +257,9 @@ export const contextCommand = queryCommand({
     `${r.total_results} results, ${r.graph_expansion.length} expansion edges, ~${r.total_tokens} tokens (${r.retrieval_strategy})\n`,
 });
 
-const step = (s: { from_node: string; edge_type: string; to_node: string }) => `${s.from_node} -${s.edge_type}-> ${s.to_node}`;
-
 /** `--explain`: one block per result saying why it ranked (nothing when the results carry no `why`). */
 function explanations(hits: readonly { node_id: string; why?: Why }[]): string {
-  const blocks = hits.flatMap((hit, i) => {
-    if (!hit.why) return [];
-    const { matched, exact, kind_asked, graph_path, depends_on, semantic_chunk } = hit.why;
-    const lines = [`${i + 1}. ${hit.node_id}`];
-    const terms = matched.map((m) => `${m.expanded_from ? `${m.expanded_from}→${m.term}` : m.term} (${m.fields.join(', ')})`);
-    lines.push(`   matched: ${terms.length > 0 ? terms.join('; ') : 'no query term'}`);
-    if (exact) lines.push(`   exact: "${exact}"`);
-    if (kind_asked) lines.push('   kind: the one the query asks for');
-    if (graph_path) lines.push(`   graph: ${graph_path.map(step).join(', ')}`);
-    if (depends_on) lines.push(`   depends on the subject: ${step(depends_on)}`);
-    if (semantic_chunk) lines.push(`   semantic: closest passage ${semantic_chunk}`);
-    return [lines.join('\n')];
-  });
+  const blocks = hits.flatMap((hit, i) => (hit.why ? [[`${i + 1}. ${hit.node_id}`, ...describeWhy(hit.why).map((part) => `   ${part}`)].join('\n')] : []));
   return blocks.length > 0 ? `\nWhy:\n${blocks.join('\n')}\n` : '';
 }
 

@@ -39,6 +39,24 @@ export interface Why {
   semantic_chunk?: string;
 }
 
+const step = (s: PathStep) => `${s.from_node} -${s.edge_type}-> ${s.to_node}`;
+
+/**
+ * `why` as short readable phrases, one per kind of reason, in the same words at every door (the
+ * CLI prints one per line, MCP joins them on one line, the docs site under each result).
+ * `spell` shows an index term as a reader knows it (the docs site: the word typed for its stem).
+ */
+export function describeWhy(why: Why, spell: (term: string) => string = (term) => term): string[] {
+  const terms = why.matched.map((m) => `${m.expanded_from ? `${spell(m.expanded_from)}→${m.term}` : spell(m.term)} (${m.fields.join(', ')})`);
+  const parts = [`matched: ${terms.length > 0 ? terms.join('; ') : 'no query term'}`];
+  if (why.exact) parts.push(`exact: "${why.exact}"`);
+  if (why.kind_asked) parts.push('kind: the one the query asks for');
+  if (why.graph_path) parts.push(`graph: ${why.graph_path.map(step).join(', ')}`);
+  if (why.depends_on) parts.push(`depends on the subject: ${step(why.depends_on)}`);
+  if (why.semantic_chunk) parts.push(`semantic: closest passage ${why.semantic_chunk}`);
+  return parts;
+}
+
 /** Longest path reported (the walk's depth is at most 5). */
 const MAX_PATH = 5;
 

@@ -29,6 +29,8 @@ export interface SearchRow {
   score: number;
   section: string | null;
   snippet: Segment[];
+  /** Why it ranked, as phrases (matched words and fields, translations used, exact id or title, kind asked for). */
+  why: string[];
 }
 
 export interface SearchAnswer {

@@ -18,7 +18,7 @@ import { neighbourhood } from './graph/walk.js';
 import type { Info, InitMessage, RequestMessage, RequestType, Requests, ResponseMessage, SearchAnswer, SearchRequest } from './protocol.js';
 import type { SerializedTextIndex } from '../../runtime/search/bm25f.js';
 import { sortedVocabulary, type Vocabulary } from './search/prefix.js';
-import { rank, snippetOf } from './search/rank.js';
+import { describeHit, rank, snippetOf } from './search/rank.js';
 import { ShardedSearch } from './search/sharded.js';
 
 const scope = globalThis as unknown as { onmessage: ((event: MessageEvent) => void) | null; postMessage(message: unknown): void };
@@ -90,7 +90,7 @@ async function search(request: SearchRequest): Promise<SearchAnswer> {
         const doc = await sharded.summary(hit.node);
         const node = { ...sharded.index.bundle.nodes[hit.node]!, title: doc.title, sections: doc.section === null ? [] : [{ heading: doc.section, depth: 2, field: null, text: doc.text }] };
         const snippet = snippetOf(node, result.groups, sharded.index);
-        return { id: doc.id, title: doc.title, kind: doc.kind, layer: doc.layer, status: doc.status, source_file: doc.source_file, score: hit.score, section: snippet.section, snippet: snippet.segments };
+        return { id: doc.id, title: doc.title, kind: doc.kind, layer: doc.layer, status: doc.status, source_file: doc.source_file, score: hit.score, section: snippet.section, snippet: snippet.segments, why: describeHit(hit.why, request.q) };
       }),
     );
     if (bundleBytes <= PREFETCH_BYTES) setTimeout(() => void fullIndex().catch(() => undefined), 0);
@@ -101,7 +101,7 @@ async function search(request: SearchRequest): Promise<SearchAnswer> {
   const rows = result.hits.map((hit) => {
     const node = index.bundle.nodes[hit.node]!;
     const snippet = snippetOf(node, result.groups, index);
-    return { id: node.id, title: node.title, kind: node.kind, layer: node.layer, status: node.status, source_file: node.source_file, score: hit.score, section: snippet.section, snippet: snippet.segments };
+    return { id: node.id, title: node.title, kind: node.kind, layer: node.layer, status: node.status, source_file: node.source_file, score: hit.score, section: snippet.section, snippet: snippet.segments, why: describeHit(hit.why, request.q) };
   });
   return { q: request.q, rows, source: 'bundle', fetched: 0, ms: performance.now() - started };
 }

@@ -66,6 +66,8 @@ describe.skipIf(!hasChromium)('static site in Chromium', () => {
     expect(ids).toContain('CMD:CMD-001');
     const marks = await page.$$eval('#results li:first-child mark', (found) => found.map((m) => m.textContent?.toLowerCase() ?? ''));
     expect(marks.some((m) => m.includes('pedido'))).toBe(true);
+    // Each result says why it ranked, in the words `--explain` uses at the other doors.
+    expect(await page.textContent('#results li:first-child .why')).toMatch(/^Why: matched: crear \([^)]*title[^)]*\); pedido \([^)]*title/);
     expect(page.url()).toContain('#/search?q=crear+pedido');
     await shot('01-search');
   });

@@ -119,8 +119,8 @@ describe('kdd mcp over stdio', () => {
     for (const tool of ['kdd_context', 'kdd_search']) {
       const answer = await call(tool, { query_text: 'CMD-001', explain: true });
       expect(answer.data.results[0].why.exact).toBe('CMD-001');
-      expect(answer.text).toContain('_why: matched ');
-      expect(answer.text).toContain('exact "CMD-001"');
+      expect(answer.text).toContain('_why: matched: ');
+      expect(answer.text).toContain('exact: "CMD-001"');
     }
     expect((await call('kdd_context', { query_text: 'CMD-001' })).text).not.toContain('_why:');
   });

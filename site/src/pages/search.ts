@@ -48,6 +48,7 @@ export function createSearchPage(client: Client, info: Promise<Info>, input: HTM
           h('a', { href: nodeHref(row.id), class: 'result-title' }, h('span', { class: layerClass(row.layer) }), row.title, ' ', h('code', {}, row.id)),
           h('div', { class: 'result-meta' }, `${row.kind} · ${row.layer}${row.status ? ` · ${row.status}` : ''} · ${row.source_file}${row.section ? ` · § ${row.section}` : ''}`),
           h('p', { class: 'snippet' }, row.snippet.map(([text, hit]) => (hit ? h('mark', {}, text) : text))),
+          h('p', { class: 'why' }, `Why: ${row.why.join(' · ')}`),
         ),
       ),
     );

@@ -7,6 +7,7 @@
 import type { KddIndex } from '../../../runtime/kdd-index.js';
 import type { GraphNode } from '../../../model/graph.js';
 import { fuse } from '../../../runtime/search/fuse.js';
+import { describeWhy, explainNode, type Why } from '../../../runtime/search/explain.js';
 import { analyzeQuery } from '../../../runtime/search/rank.js';
 import { bestSnippet } from '../../../runtime/search/snippet.js';
 import { tokenize } from '../../../runtime/search/tokenizer.js';
@@ -21,7 +22,8 @@ export const DEFAULT_LIMIT = 20;
 export const MIN_QUERY = 3;
 
 export interface Ranked {
-  hits: { node: number; score: number }[];
+  /** Each hit with why it ranked (runtime/search/explain.ts, as `--explain` gives it at the other doors). */
+  hits: { node: number; score: number; why: Why }[];
   groups: TermAlternative[][];
 }
 
@@ -44,7 +46,7 @@ export function rank(index: KddIndex, request: SearchRequest, vocabulary?: Vocab
     if (hits.length >= limit || c.score < MIN_SCORE) break;
     const node = index.bundle.nodes[c.node]!;
     if ((kinds.size > 0 && !kinds.has(node.kind)) || (layers.size > 0 && !layers.has(node.layer))) continue;
-    hits.push({ node: c.node, score: c.score });
+    hits.push({ node: c.node, score: c.score, why: explainNode(index, fused.analysis, null, c.node, false) });
   }
   return { hits, groups: fused.analysis.groups };
 }
@@ -71,4 +73,11 @@ export function highlight(text: string, groups: readonly (readonly TermAlternati
   }
   if (at < text.length) out.push([text.slice(at), false]);
   return out;
+}
+
+/** `why` as the search page shows it: the runtime's phrases, with each query stem spelled as typed. */
+export function describeHit(why: Why, q: string): string[] {
+  const typed = new Map<string, string>();
+  for (const m of q.matchAll(WORD)) for (const term of tokenize(m[0])) if (!typed.has(term)) typed.set(term, m[0].toLowerCase());
+  return describeWhy(why, (term) => typed.get(term) ?? term);
 }
