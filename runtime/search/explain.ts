@@ -15,7 +15,10 @@ export interface TermMatch {
   term: string;
   /** Fields holding it: id, title, kind, heading, primary (defining sections), body. */
   fields: string[];
-  /** When the term is a translation / same-concept word: the query term it stands for. */
+  /**
+   * When the term is a translation / same-concept word: the query term it stands for; when it is a
+   * concept an everyday phrasing of the query stands for: that phrasing ("same time" for `overlap`).
+   */
   expanded_from?: string;
 }
 
@@ -68,7 +71,8 @@ export function explainNode(index: KddIndex, analysis: QueryAnalysis, expansion:
     for (const alt of group) {
       const fields = index.text.fieldsOf(alt.term, node);
       if (fields.length === 0) continue;
-      matched.push(alt.term === typed ? { term: alt.term, fields } : { term: alt.term, fields, expanded_from: typed });
+      const from = alt.from ?? (alt.term === typed ? undefined : typed);
+      matched.push(from === undefined ? { term: alt.term, fields } : { term: alt.term, fields, expanded_from: from });
       break;
     }
   }

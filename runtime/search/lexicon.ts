@@ -3,6 +3,8 @@
  * - SYNONYMS: groups of words that name one concept in either language (rule/regla, merge/fusión…),
  *   the KDD vocabulary below plus the general software and business vocabulary of vocabulary.ts.
  *   A query term also matches the other stems of its group, at a lower weight.
+ * - IDIOMS: everyday phrasings of a requirement and the concepts they stand for (idioms.ts): "same time"
+ *   → overlap, "money back" → refund. A phrasing found in the query adds one concept, weighted lower.
  * - KIND_WORDS: words that say which kind of artefact the user wants ("which rule…" → business rules).
  * Entries are plain words; they go through the same tokenizer as the corpus, so they stay in step
  * with the stemmer. Add a concept by adding one line.
@@ -10,7 +12,9 @@
 import type { Kind } from '../../model/graph.js';
 import { KIND_TABLE } from '../../model/kinds.js';
 import { compareCodeUnits } from '../../model/order.js';
-import { tokenize } from './tokenizer.js';
+import { fold, tokenize } from './tokenizer.js';
+import { REQUIREMENT_IDIOMS } from './idioms.js';
+import { stem } from './stem.js';
 import type { TermAlternative } from './types.js';
 import { GENERAL_VOCABULARY } from './vocabulary.js';
 
@@ -122,6 +126,98 @@ addGroups(GROUPS, KDD_WEIGHT);
 addGroups(GENERAL_VOCABULARY, GENERAL_WEIGHT);
 const ALTERNATIVES = new Map<string, readonly TermAlternative[]>();
 for (const [s, others] of SYNONYMS) ALTERNATIVES.set(s, [...others].sort(([a], [b]) => compareCodeUnits(a, b)).map(([term, weight]) => ({ term, weight })));
+
+/**
+ * Weight of a concept that an everyday phrasing stands for: below the general vocabulary's, because the
+ * phrasing names a related concept, not the same word in other words.
+ */
+const IDIOM_WEIGHT = 0.5;
+
+/** Stands for up to {@link GAP_WORDS} words in a phrasing ("let … know"). */
+const GAP = '…';
+const GAP_WORDS = 3;
+
+/** Words of a text as the phrasings are compared: folded, apostrophes dropped ("can't" → cant), stemmed, stop words kept. */
+function phraseWords(text: string): string[] {
+  return fold(text.replace(/['’]/g, ''))
+    .split(/[^a-z0-9…]+/)
+    .filter(Boolean)
+    .map((w) => (w === GAP ? GAP : stem(w)));
+}
+
+interface Phrasing {
+  /** As written in idioms.ts (what `why` reports). */
+  text: string;
+  words: readonly string[];
+  /**
+   * The concepts it stands for at {@link IDIOM_WEIGHT}, then their translations and same-concept words
+   * (`overlap` → `solapamiento`…) at that weight times theirs, best first, each term once.
+   */
+  alternatives: readonly TermAlternative[];
+}
+// First word → the phrasings that start with it.
+const PHRASINGS = new Map<string, Phrasing[]>();
+for (const { en, es, means } of REQUIREMENT_IDIOMS) {
+  const best = new Map<string, number>();
+  for (const concept of stems(means)) {
+    best.set(concept, IDIOM_WEIGHT);
+    for (const alt of alternativesOf(concept)) best.set(alt.term, Math.max(best.get(alt.term) ?? 0, IDIOM_WEIGHT * alt.weight));
+  }
+  const alternatives = [...best].map(([term, weight]) => ({ term, weight })).sort((a, b) => b.weight - a.weight || compareCodeUnits(a.term, b.term));
+  for (const text of [...en, ...es]) {
+    const words = phraseWords(text);
+    const list = PHRASINGS.get(words[0]!) ?? [];
+    list.push({ text, words, alternatives });
+    PHRASINGS.set(words[0]!, list);
+  }
+}
+
+/** End (exclusive) of `words` matched from `at` on, or -1. */
+function matchAt(query: readonly string[], at: number, words: readonly string[]): number {
+  let i = at;
+  for (let k = 0; k < words.length; k++) {
+    if (words[k] === GAP) {
+      // The shortest gap after which the rest matches.
+      for (let skip = 0; skip <= GAP_WORDS && i + skip <= query.length; skip++) {
+        const end = matchAt(query, i + skip, words.slice(k + 1));
+        if (end >= 0) return end;
+      }
+      return -1;
+    }
+    if (query[i] !== words[k]) return -1;
+    i++;
+  }
+  return i;
+}
+
+/**
+ * Concepts the query's everyday phrasings stand for, one group each (its best concept word counts), at
+ * {@link IDIOM_WEIGHT}, each alternative marked with the phrasing (`from`). A phrasing inside a longer
+ * one that matched is left out ("at once" in "all at once"); concept words already in `covered` (the
+ * query's words and their translations) are too.
+ */
+export function idiomGroups(text: string, covered: ReadonlySet<string>): TermAlternative[][] {
+  const query = phraseWords(text.replaceAll(GAP, ' '));
+  const found: { start: number; end: number; phrasing: Phrasing }[] = [];
+  query.forEach((word, start) => {
+    for (const phrasing of PHRASINGS.get(word) ?? []) {
+      const end = matchAt(query, start, phrasing.words);
+      if (end > start) found.push({ start, end, phrasing });
+    }
+  });
+  found.sort((a, b) => b.end - b.start - (a.end - a.start) || a.start - b.start);
+  const kept: typeof found = [];
+  for (const m of found) if (!kept.some((k) => k.start <= m.start && m.end <= k.end && k.end - k.start > m.end - m.start)) kept.push(m);
+  kept.sort((a, b) => a.start - b.start);
+  const groups: TermAlternative[][] = [];
+  const used = new Set(covered);
+  for (const { phrasing } of kept) {
+    const group: TermAlternative[] = [];
+    for (const { term, weight } of phrasing.alternatives) if (!used.has(term)) used.add(term), group.push({ term, weight, from: phrasing.text });
+    if (group.length > 0) groups.push(group);
+  }
+  return groups;
+}
 
 // The words that ask for each kind are the kind table's `intent` (model/kinds.ts); stemmed here.
 const KIND_BY_STEM = new Map<string, Kind[]>();

@@ -5,7 +5,7 @@
  */
 import type { Kind } from '../../model/graph.js';
 import type { KddIndex } from '../kdd-index.js';
-import { alternativesOf, kindIntent } from './lexicon.js';
+import { alternativesOf, idiomGroups, kindIntent } from './lexicon.js';
 import { fold, term, tokenize } from './tokenizer.js';
 import type { TermAlternative } from './types.js';
 
@@ -59,6 +59,7 @@ export function analyzeQuery(text: string, known: (term: string) => boolean = ()
     for (const alt of group) covered.add(alt.term);
     groups.push(group);
   }
+  groups.push(...idiomGroups(text, covered));
   const exact: { key: string; bonus: number }[] = [{ key: text.trim(), bonus: EXACT_QUERY }];
   for (const m of text.matchAll(CHUNK)) {
     const chunk = m[0];

@@ -14,6 +14,8 @@ export interface TextHit {
 export interface TermAlternative {
   term: string;
   weight: number;
+  /** The everyday phrasing of the query this concept stands for (lexicon.ts idioms), when it is one. */
+  from?: string;
 }
 
 export interface SearchTermsOptions {
