@@ -18,24 +18,45 @@ export interface EncodedChunks {
 }
 
 export function encodeChunks(chunks: readonly BundleChunk[], nodes: readonly GraphNode[]): EncodedChunks {
-  const ids: string[] = [];
-  const full: number[] = [];
-  chunks.forEach((chunk, i) => {
-    const prefix = nodes[chunk.node] ? `${nodes[chunk.node]!.id}#` : null;
-    if (prefix !== null && chunk.id.startsWith(prefix)) ids.push(chunk.id.slice(prefix.length));
-    else ids.push(chunk.id), full.push(i);
-  });
-  return {
-    count: chunks.length,
-    ids,
-    full,
-    node: encodeUints(chunks.map((c) => c.node)),
-    position: encodeUints(chunks.map((c) => c.position)),
-    section: encodeUints(chunks.map((c) => c.section)),
-    start: encodeUints(chunks.map((c) => c.start)),
-    end: encodeUints(chunks.map((c) => c.end)),
-    embeddable: encodeUints(chunks.map((c) => (c.embeddable ? 1 : 0))),
-  };
+  const columns = new ChunkColumns(chunks.length);
+  for (const chunk of chunks) columns.add(chunk.id, chunk.node, nodes[chunk.node]?.id, chunk.position, chunk.section, chunk.start, chunk.end, chunk.embeddable);
+  return columns.encode();
+}
+
+/**
+ * The chunk columns filled one chunk at a time, in bundle order: a packer that holds its chunks as
+ * per-node rows writes them here without making a {@link BundleChunk} per chunk.
+ */
+export class ChunkColumns {
+  private readonly ids: string[] = [];
+  private readonly full: number[] = [];
+  /** node, position, section, start, end, embeddable (0/1): one column each. */
+  private readonly values: Uint32Array[];
+  private count = 0;
+
+  constructor(readonly capacity: number) {
+    this.values = Array.from({ length: 6 }, () => new Uint32Array(capacity));
+  }
+
+  /** `nodeId`: the id of node `node`, undefined when there is no such node (the id is then kept whole). */
+  add(id: string, node: number, nodeId: string | undefined, position: number, section: number, start: number, end: number, embeddable: boolean): void {
+    const i = this.count++;
+    if (nodeId !== undefined && id.length > nodeId.length && id.charCodeAt(nodeId.length) === 0x23 /* # */ && id.startsWith(nodeId)) this.ids.push(id.slice(nodeId.length + 1));
+    else this.ids.push(id), this.full.push(i);
+    const [nodes, positions, sections, starts, ends, embeddables] = this.values as [Uint32Array, Uint32Array, Uint32Array, Uint32Array, Uint32Array, Uint32Array];
+    nodes[i] = node;
+    positions[i] = position;
+    sections[i] = section;
+    starts[i] = start;
+    ends[i] = end;
+    embeddables[i] = embeddable ? 1 : 0;
+  }
+
+  encode(): EncodedChunks {
+    if (this.count !== this.capacity) throw new Error(`chunk columns hold ${this.count} of ${this.capacity} chunks`);
+    const [node, position, section, start, end, embeddable] = this.values.map(encodeUints) as [Uint8Array, Uint8Array, Uint8Array, Uint8Array, Uint8Array, Uint8Array];
+    return { count: this.count, ids: this.ids, full: this.full, node, position, section, start, end, embeddable };
+  }
 }
 
 /** Checks the columns now; returns a function building the chunk objects (called on first access). */
