@@ -71,11 +71,14 @@ export interface PreparedNodes {
 /** Tokenises and chunks each node once (or takes it from the memo): the per-node half of the pack. */
 export function prepareNodes(input: PackInput, memo?: PackMemo): PreparedNodes {
   // L3 summaries become a last, searchable section of their node (compiler/enrich/edges.ts).
-  const packed = withEnrichmentSections(input.nodes, input.enrichment_summaries).map(packedNode);
+  const nodes = withEnrichmentSections(input.nodes, input.enrichment_summaries);
+  const packed = nodes.map(packedNode);
   if (memo) memo.used.clear();
   const vocab = memo?.vocab ?? new TermIds();
   const counter = new TermCounter();
-  const packs = packed.map((p) => (memo ? memoNodePack(memo, p.key, () => computeNodePack(p.node, memo.vocab, counter)) : computeNodePack(p.node, vocab, counter)));
+  // Products come from the node as given (key order does not change them), not from the packed
+  // node, whose text would have to be decoded from its body again.
+  const packs = packed.map((p, i) => (memo ? memoNodePack(memo, p.key, () => computeNodePack(nodes[i]!, memo.vocab, counter)) : computeNodePack(nodes[i]!, vocab, counter)));
   return { packed, packs, terms: vocab.terms };
 }
 
