@@ -100,8 +100,6 @@ export function plainParts(input: PackInput, nodes: readonly GraphNode[]) {
 export function packPrepared(input: PackInput, { packed, packs, terms }: PreparedNodes): PackedBundle {
   const nodes = packed.map((p) => p.node);
   const { edges, ...plain } = plainParts(input, nodes);
-  // Each index is assembled before the next: the postings' sorting arrays of one are garbage
-  // before the other's are made.
   const search = assembleTextIndex(packs, terms, packs.map((pack) => pack.keys));
   const chunk_search = assembleChunkIndex(chunkTermRuns(packs), terms); // chunk_search: issue #10
   const bundle: BundleContent = {
@@ -145,9 +143,7 @@ export function bundleHash(bytes: Uint8Array): string {
 
 /** The bundle's chunks (`chunkAll` of each node, in node order) as the bundle's columns. */
 function chunkColumns(packs: readonly NodePack[], nodes: readonly GraphNode[]): EncodedChunks {
-  let count = 0;
-  for (const pack of packs) count += pack.chunkIds.length;
-  const columns = new ChunkColumns(count);
+  const columns = new ChunkColumns(chunkCount(packs));
   packs.forEach((pack, node) => {
     const r = pack.chunkRows;
     pack.chunkIds.forEach((id, k) => columns.add(id, node, nodes[node]!.id, r[k * 5]!, r[k * 5 + 1]!, r[k * 5 + 2]!, r[k * 5 + 3]!, r[k * 5 + 4] === 1));
@@ -157,10 +153,8 @@ function chunkColumns(packs: readonly NodePack[], nodes: readonly GraphNode[]): 
 
 /** Each chunk's `[term, tf]` pairs (chunk i = item i, bundle order): ranges of its node's `chunkTerms`. */
 function chunkTermRuns(packs: readonly NodePack[]): PairRuns {
-  let count = 0;
-  for (const pack of packs) count += pack.chunkIds.length;
   return {
-    count,
+    count: chunkCount(packs),
     forEach(visit) {
       let item = 0;
       for (const pack of packs) {
@@ -169,6 +163,12 @@ function chunkTermRuns(packs: readonly NodePack[]): PairRuns {
       }
     },
   };
+}
+
+function chunkCount(packs: readonly NodePack[]): number {
+  let count = 0;
+  for (const pack of packs) count += pack.chunkIds.length;
+  return count;
 }
 
 /** Re-orders the embed stage's rows to follow the bundle's chunk order. */

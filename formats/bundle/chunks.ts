@@ -30,12 +30,22 @@ export function encodeChunks(chunks: readonly BundleChunk[], nodes: readonly Gra
 export class ChunkColumns {
   private readonly ids: string[] = [];
   private readonly full: number[] = [];
-  /** node, position, section, start, end, embeddable (0/1): one column each. */
-  private readonly values: Uint32Array[];
+  private readonly node: Uint32Array;
+  private readonly position: Uint32Array;
+  private readonly section: Uint32Array;
+  private readonly start: Uint32Array;
+  private readonly end: Uint32Array;
+  /** 0 or 1. */
+  private readonly embeddable: Uint32Array;
   private count = 0;
 
   constructor(readonly capacity: number) {
-    this.values = Array.from({ length: 6 }, () => new Uint32Array(capacity));
+    this.node = new Uint32Array(capacity);
+    this.position = new Uint32Array(capacity);
+    this.section = new Uint32Array(capacity);
+    this.start = new Uint32Array(capacity);
+    this.end = new Uint32Array(capacity);
+    this.embeddable = new Uint32Array(capacity);
   }
 
   /** `nodeId`: the id of node `node`, undefined when there is no such node (the id is then kept whole). */
@@ -43,19 +53,28 @@ export class ChunkColumns {
     const i = this.count++;
     if (nodeId !== undefined && id.length > nodeId.length && id.charCodeAt(nodeId.length) === 0x23 /* # */ && id.startsWith(nodeId)) this.ids.push(id.slice(nodeId.length + 1));
     else this.ids.push(id), this.full.push(i);
-    const [nodes, positions, sections, starts, ends, embeddables] = this.values as [Uint32Array, Uint32Array, Uint32Array, Uint32Array, Uint32Array, Uint32Array];
-    nodes[i] = node;
-    positions[i] = position;
-    sections[i] = section;
-    starts[i] = start;
-    ends[i] = end;
-    embeddables[i] = embeddable ? 1 : 0;
+    this.node[i] = node;
+    this.position[i] = position;
+    this.section[i] = section;
+    this.start[i] = start;
+    this.end[i] = end;
+    this.embeddable[i] = embeddable ? 1 : 0;
   }
 
   encode(): EncodedChunks {
     if (this.count !== this.capacity) throw new Error(`chunk columns hold ${this.count} of ${this.capacity} chunks`);
-    const [node, position, section, start, end, embeddable] = this.values.map(encodeUints) as [Uint8Array, Uint8Array, Uint8Array, Uint8Array, Uint8Array, Uint8Array];
-    return { count: this.count, ids: this.ids, full: this.full, node, position, section, start, end, embeddable };
+    const { node, position, section, start, end, embeddable } = this;
+    return {
+      count: this.count,
+      ids: this.ids,
+      full: this.full,
+      node: encodeUints(node),
+      position: encodeUints(position),
+      section: encodeUints(section),
+      start: encodeUints(start),
+      end: encodeUints(end),
+      embeddable: encodeUints(embeddable),
+    };
   }
 }
 
