@@ -19,6 +19,15 @@ export function u16ToBytes(values: ArrayLike<number>): Uint8Array {
   return out;
 }
 
+/**
+ * The little-endian bytes of an array the caller hands over (and no longer changes): a view of its
+ * own buffer on little-endian machines, so an index's largest columns are not made twice.
+ */
+export function ownedBytes(values: Uint32Array | Uint16Array): Uint8Array {
+  if (LITTLE_ENDIAN) return new Uint8Array(values.buffer, values.byteOffset, values.byteLength);
+  return values instanceof Uint32Array ? u32ToBytes(values) : u16ToBytes(values);
+}
+
 export function bytesToU32(bytes: Uint8Array): Uint32Array {
   const n = bytes.byteLength >>> 2;
   if (LITTLE_ENDIAN) return new Uint32Array(copy(bytes, n * 4).buffer);

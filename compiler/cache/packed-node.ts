@@ -8,12 +8,16 @@
  */
 import { createHash } from 'node:crypto';
 import { encodeEdges, type EncodedEdges } from '../../formats/bundle/edges.js';
-import { encodeNodeBody, lightNode } from '../../formats/bundle/nodes.js';
+import { encodeNodeBody, withLazyBody } from '../../formats/bundle/nodes.js';
 import type { GraphEdge, GraphNode } from '../../model/graph.js';
 import { canonical } from '../../formats/canonical.js';
 
 export interface PackedNode {
-  /** The canonical node (sorted keys): what the bundle holds. */
+  /**
+   * The canonical node (sorted keys): what the bundle holds. Its `sections` and `indexed_fields`
+   * decode from `body` when first read (formats/bundle/nodes.ts `withLazyBody`): the pack reads
+   * only the light part, so a build does not hold a second copy of every section beside the graph's.
+   */
   node: GraphNode;
   /** SHA-256 (base64) of the canonical node's JSON: equal content ⇔ equal key, wherever the node sits. */
   key: string;
@@ -26,11 +30,22 @@ const known = new WeakMap<GraphNode, PackedNode>();
 export function packedNode(node: GraphNode): PackedNode {
   let packed = known.get(node);
   if (packed === undefined) {
-    const form = canonical(node);
-    const body = encodeNodeBody(form);
-    packed = { node: form, key: nodeKey(form, body), body };
+    const record = node as unknown as Record<string, unknown>;
+    // The canonical node's light part and body, with only the heavy values copied for the body's
+    // sake: that copy is garbage as soon as the body is encoded.
+    const light: Record<string, unknown> = {};
+    const heavy: Record<string, unknown> = {};
+    for (const key of Object.keys(record)) {
+      const value = record[key];
+      if (value === undefined) continue;
+      if (key === 'sections' || key === 'indexed_fields') (light[key] = null), (heavy[key] = canonical(value));
+      else light[key] = value;
+    }
+    const form = canonical(light);
+    const body = encodeNodeBody(heavy as unknown as GraphNode);
+    packed = { node: withLazyBody(form, body), key: nodeKey(form, body), body };
     known.set(node, packed);
-    known.set(form, packed);
+    known.set(packed.node, packed);
   }
   return packed;
 }
@@ -41,12 +56,13 @@ export function rememberPackedNode(node: GraphNode, key: string, body: Uint8Arra
 }
 
 /**
- * Content key of a canonical node whose body blob is `body`: the hash of its light part's JSON and
- * of the body, which holds the sections and indexed fields (and gives them back). Hashing the body
- * instead of the whole node's JSON spares a second text copy of every section per build.
+ * Content key of a canonical node whose light part (formats/bundle/nodes.ts `lightNode`) is `light` and whose body blob
+ * is `body`: the hash of the light part's JSON and of the body, which holds the sections and indexed
+ * fields (and gives them back). Hashing the body instead of the whole node's JSON spares a second
+ * text copy of every section per build.
  */
-function nodeKey(node: GraphNode, body: Uint8Array): string {
-  return createHash('sha256').update(JSON.stringify(lightNode(node))).update(body).digest('base64');
+function nodeKey(light: Record<string, unknown>, body: Uint8Array): string {
+  return createHash('sha256').update(JSON.stringify(light)).update(body).digest('base64');
 }
 
 const knownEdges = new WeakMap<readonly GraphEdge[], EncodedEdges>();

@@ -5,7 +5,9 @@
 import { createHash } from 'node:crypto';
 import { type BundleContent, encodeBundleParts } from '../../formats/bundle/bundle.js';
 import { defineLazy } from '../../formats/lazy.js';
-import { BUNDLE_FORMAT_VERSION, type BundleChunk, type BundleVectors } from '../../formats/bundle/types.js';
+import { BUNDLE_FORMAT_VERSION, type BundleVectors } from '../../formats/bundle/types.js';
+import { ChunkColumns, type EncodedChunks } from '../../formats/bundle/chunks.js';
+import type { PairRuns } from '../../runtime/search/postings.js';
 import type { IndexManifest } from '../../model/graph.js';
 import { TermCounter, assembleTextIndex } from '../../runtime/search/bm25f.js';
 import { TermIds } from '../../runtime/search/term-ids.js';
@@ -69,11 +71,14 @@ export interface PreparedNodes {
 /** Tokenises and chunks each node once (or takes it from the memo): the per-node half of the pack. */
 export function prepareNodes(input: PackInput, memo?: PackMemo): PreparedNodes {
   // L3 summaries become a last, searchable section of their node (compiler/enrich/edges.ts).
-  const packed = withEnrichmentSections(input.nodes, input.enrichment_summaries).map(packedNode);
+  const nodes = withEnrichmentSections(input.nodes, input.enrichment_summaries);
+  const packed = nodes.map(packedNode);
   if (memo) memo.used.clear();
   const vocab = memo?.vocab ?? new TermIds();
   const counter = new TermCounter();
-  const packs = packed.map((p) => (memo ? memoNodePack(memo, p.key, () => computeNodePack(p.node, memo.vocab, counter)) : computeNodePack(p.node, vocab, counter)));
+  // Products come from the node as given (key order does not change them), not from the packed
+  // node, whose text would have to be decoded from its body again.
+  const packs = packed.map((p, i) => (memo ? memoNodePack(memo, p.key, () => computeNodePack(nodes[i]!, memo.vocab, counter)) : computeNodePack(nodes[i]!, vocab, counter)));
   return { packed, packs, terms: vocab.terms };
 }
 
@@ -94,18 +99,20 @@ export function plainParts(input: PackInput, nodes: readonly GraphNode[]) {
 /** The bundle from prepared nodes: both indexes assembled from the products, then encoded. */
 export function packPrepared(input: PackInput, { packed, packs, terms }: PreparedNodes): PackedBundle {
   const nodes = packed.map((p) => p.node);
-  const { chunks, chunkTerms } = bundleChunks(packs);
   const { edges, ...plain } = plainParts(input, nodes);
+  const search = assembleTextIndex(packs, terms, packs.map((pack) => pack.keys));
+  const chunk_search = assembleChunkIndex(chunkTermRuns(packs), terms); // chunk_search: issue #10
   const bundle: BundleContent = {
     ...plain,
     nodes,
     edges: input.edges,
-    search: assembleTextIndex(packs, terms, packs.map((pack) => pack.keys)),
-    chunk_search: assembleChunkIndex(chunkTerms, terms), // chunk_search: issue #10
-    chunks,
-    vectors: input.vectors ? bundleVectors(input.vectors, chunks) : null,
+    search,
+    chunk_search,
+    // Written as columns straight from the products (`chunks` below); no chunk object is made.
+    chunks: [],
+    vectors: input.vectors ? bundleVectors(input.vectors, packs) : null,
   };
-  return packedParts(encodeBundleParts(bundle, { bodies: packed.map((p) => p.body), edges }));
+  return packedParts(encodeBundleParts(bundle, { bodies: packed.map((p) => p.body), edges, chunks: chunkColumns(packs, nodes) }));
 }
 
 /**
@@ -134,26 +141,41 @@ export function bundleHash(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex').slice(0, TAG);
 }
 
-/** The bundle's chunks (`chunkAll` of each node, in node order) and each chunk's `[term, tf]` pairs. */
-function bundleChunks(packs: readonly NodePack[]): { chunks: BundleChunk[]; chunkTerms: Uint32Array[] } {
-  const chunks: BundleChunk[] = [];
-  const chunkTerms: Uint32Array[] = [];
+/** The bundle's chunks (`chunkAll` of each node, in node order) as the bundle's columns. */
+function chunkColumns(packs: readonly NodePack[], nodes: readonly GraphNode[]): EncodedChunks {
+  const columns = new ChunkColumns(chunkCount(packs));
   packs.forEach((pack, node) => {
-    let from = 0;
-    pack.chunkIds.forEach((id, k) => {
-      const row = k * 5;
-      const r = pack.chunkRows;
-      chunks.push({ id, node, position: r[row]!, section: r[row + 1]!, start: r[row + 2]!, end: r[row + 3]!, embeddable: r[row + 4] === 1 });
-      chunkTerms.push(pack.chunkTerms.subarray(from, pack.chunkEnds[k]!));
-      from = pack.chunkEnds[k]!;
-    });
+    const r = pack.chunkRows;
+    pack.chunkIds.forEach((id, k) => columns.add(id, node, nodes[node]!.id, r[k * 5]!, r[k * 5 + 1]!, r[k * 5 + 2]!, r[k * 5 + 3]!, r[k * 5 + 4] === 1));
   });
-  return { chunks, chunkTerms };
+  return columns.encode();
+}
+
+/** Each chunk's `[term, tf]` pairs (chunk i = item i, bundle order): ranges of its node's `chunkTerms`. */
+function chunkTermRuns(packs: readonly NodePack[]): PairRuns {
+  return {
+    count: chunkCount(packs),
+    forEach(visit) {
+      let item = 0;
+      for (const pack of packs) {
+        let from = 0;
+        for (const end of pack.chunkEnds) visit(pack.chunkTerms, from, end, item++), (from = end);
+      }
+    },
+  };
+}
+
+function chunkCount(packs: readonly NodePack[]): number {
+  let count = 0;
+  for (const pack of packs) count += pack.chunkIds.length;
+  return count;
 }
 
 /** Re-orders the embed stage's rows to follow the bundle's chunk order. */
-function bundleVectors(vectors: PackVectors, chunks: readonly BundleChunk[]): BundleVectors {
-  const chunkIndex = new Map(chunks.map((chunk, index) => [chunk.id, index]));
+function bundleVectors(vectors: PackVectors, packs: readonly NodePack[]): BundleVectors {
+  const chunkIndex = new Map<string, number>();
+  let index = 0;
+  for (const pack of packs) for (const id of pack.chunkIds) chunkIndex.set(id, index++);
   const rows = vectors.chunk_ids.map((id) => {
     const index = chunkIndex.get(id);
     if (index === undefined) throw new Error(`embedded chunk ${id} is not a chunk of the bundle`);

@@ -42,6 +42,8 @@ export interface EncodeOptions {
   bodies?: readonly Uint8Array[];
   /** The edges already encoded ({@link encodeEdges} of the bundle's edges and nodes). */
   edges?: EncodedEdges;
+  /** The chunks already encoded (./chunks.ts `ChunkColumns`); the bundle's `chunks` are then not read. */
+  chunks?: EncodedChunks;
 }
 
 /** What {@link encodeBundle} writes: an {@link EncodedBundle} whose node bodies are still in pieces. */
@@ -61,7 +63,7 @@ function toEncoded(bundle: BundleContent, options: EncodeOptions = {}): BundleTo
     search: bundle.search ?? null,
     // Absent stays absent (older in-memory bundles), so decode(encode(b)) deep-equals b.
     ...(bundle.chunk_search !== undefined ? { chunk_search: bundle.chunk_search } : {}), // chunk_search: issue #10
-    chunks: encodeChunks(bundle.chunks ?? [], nodes),
+    chunks: options.chunks ?? encodeChunks(bundle.chunks ?? [], nodes),
     vectors: bundle.vectors ?? null,
   };
 }

@@ -18,24 +18,64 @@ export interface EncodedChunks {
 }
 
 export function encodeChunks(chunks: readonly BundleChunk[], nodes: readonly GraphNode[]): EncodedChunks {
-  const ids: string[] = [];
-  const full: number[] = [];
-  chunks.forEach((chunk, i) => {
-    const prefix = nodes[chunk.node] ? `${nodes[chunk.node]!.id}#` : null;
-    if (prefix !== null && chunk.id.startsWith(prefix)) ids.push(chunk.id.slice(prefix.length));
-    else ids.push(chunk.id), full.push(i);
-  });
-  return {
-    count: chunks.length,
-    ids,
-    full,
-    node: encodeUints(chunks.map((c) => c.node)),
-    position: encodeUints(chunks.map((c) => c.position)),
-    section: encodeUints(chunks.map((c) => c.section)),
-    start: encodeUints(chunks.map((c) => c.start)),
-    end: encodeUints(chunks.map((c) => c.end)),
-    embeddable: encodeUints(chunks.map((c) => (c.embeddable ? 1 : 0))),
-  };
+  const columns = new ChunkColumns(chunks.length);
+  for (const chunk of chunks) columns.add(chunk.id, chunk.node, nodes[chunk.node]?.id, chunk.position, chunk.section, chunk.start, chunk.end, chunk.embeddable);
+  return columns.encode();
+}
+
+/**
+ * The chunk columns filled one chunk at a time, in bundle order: a packer that holds its chunks as
+ * per-node rows writes them here without making a {@link BundleChunk} per chunk.
+ */
+export class ChunkColumns {
+  private readonly ids: string[] = [];
+  private readonly full: number[] = [];
+  private readonly node: Uint32Array;
+  private readonly position: Uint32Array;
+  private readonly section: Uint32Array;
+  private readonly start: Uint32Array;
+  private readonly end: Uint32Array;
+  /** 0 or 1. */
+  private readonly embeddable: Uint32Array;
+  private count = 0;
+
+  constructor(readonly capacity: number) {
+    this.node = new Uint32Array(capacity);
+    this.position = new Uint32Array(capacity);
+    this.section = new Uint32Array(capacity);
+    this.start = new Uint32Array(capacity);
+    this.end = new Uint32Array(capacity);
+    this.embeddable = new Uint32Array(capacity);
+  }
+
+  /** `nodeId`: the id of node `node`, undefined when there is no such node (the id is then kept whole). */
+  add(id: string, node: number, nodeId: string | undefined, position: number, section: number, start: number, end: number, embeddable: boolean): void {
+    const i = this.count++;
+    if (nodeId !== undefined && id.length > nodeId.length && id.charCodeAt(nodeId.length) === 0x23 /* # */ && id.startsWith(nodeId)) this.ids.push(id.slice(nodeId.length + 1));
+    else this.ids.push(id), this.full.push(i);
+    this.node[i] = node;
+    this.position[i] = position;
+    this.section[i] = section;
+    this.start[i] = start;
+    this.end[i] = end;
+    this.embeddable[i] = embeddable ? 1 : 0;
+  }
+
+  encode(): EncodedChunks {
+    if (this.count !== this.capacity) throw new Error(`chunk columns hold ${this.count} of ${this.capacity} chunks`);
+    const { node, position, section, start, end, embeddable } = this;
+    return {
+      count: this.count,
+      ids: this.ids,
+      full: this.full,
+      node: encodeUints(node),
+      position: encodeUints(position),
+      section: encodeUints(section),
+      start: encodeUints(start),
+      end: encodeUints(end),
+      embeddable: encodeUints(embeddable),
+    };
+  }
 }
 
 /** Checks the columns now; returns a function building the chunk objects (called on first access). */

@@ -10,11 +10,11 @@
  * Restore splits the term string into a Map and views the byte arrays: no tokenising.
  */
 import type { GraphNode } from '../../model/graph.js';
-import { countingSortPostings } from './postings.js';
+import { countingSortPostings, wholeLists } from './postings.js';
 import { fold, tokenize } from './tokenizer.js';
 import { IdList, TermIds } from './term-ids.js';
 import { FIELDS, baseName, fieldTexts } from './fields.js';
-import { bytesToU16, bytesToU32, u16ToBytes, u32ToBytes } from '../../formats/bytes.js';
+import { bytesToU16, bytesToU32, ownedBytes, u32ToBytes } from '../../formats/bytes.js';
 import { rankTerms, termStats, type PostingLists, type TermStats, type WeightedTerm } from './top-k.js';
 import type { SearchTermsOptions, TermAlternative, TextHit, TextIndex } from './types.js';
 
@@ -124,17 +124,16 @@ export function assembleTextIndex(perNode: readonly NodeTerms[], terms: readonly
   const n = perNode.length;
   const lens = new Uint16Array(n * NF);
   for (let doc = 0; doc < n; doc++) for (let f = 0; f < NF; f++) lens[doc * NF + f] = perNode[doc]!.lens[f]!;
-  const { used, offsets, items: docs, tfs: counts } = countingSortPostings(perNode.map((node) => node.terms), terms);
-  const tfs = Uint16Array.from(counts);
+  const { used, offsets, items: docs, tfs } = countingSortPostings(wholeLists(perNode.map((node) => node.terms)), terms);
   const data: SerializedTextIndex = {
     format: SEARCH_FORMAT,
     fields: FIELDS.map((f) => f.name),
     nodes: n,
     terms: used.map((i) => terms[i]).join('\n'),
-    offsets: u32ToBytes(offsets),
-    docs: u32ToBytes(docs),
-    tfs: u16ToBytes(tfs),
-    lens: u16ToBytes(lens),
+    offsets: ownedBytes(offsets),
+    docs: ownedBytes(docs),
+    tfs: ownedBytes(tfs),
+    lens: ownedBytes(lens),
   };
   const exact = keyTable(keys);
   const sortedKeys = [...exact.keys()].sort();

@@ -14,8 +14,8 @@
  */
 import type { BundleChunk } from '../../formats/bundle/types.js';
 import type { GraphNode } from '../../model/graph.js';
-import { bytesToU32, u32ToBytes } from '../../formats/bytes.js';
-import { countingSortPostings } from './postings.js';
+import { bytesToU32, ownedBytes } from '../../formats/bytes.js';
+import { countingSortPostings, wholeLists, type PairRuns } from './postings.js';
 import { tokenize } from './tokenizer.js';
 
 export const CHUNK_SEARCH_FORMAT = 'kdd-chunk-terms/1';
@@ -85,29 +85,31 @@ export function buildChunkIndex(chunks: readonly BundleChunk[], nodes: readonly 
     const node = nodes[chunk.node];
     return node ? chunkTermIds(chunk, node, vocab) : [];
   });
-  return assembleChunkIndex(lists, terms);
+  return assembleChunkIndex(wholeLists(lists), terms);
 }
 
 /**
- * The chunk index from per-chunk `[term id, tf]` lists (chunk i = position i), ids into `terms`
+ * The chunk index from per-chunk `[term id, tf]` lists (chunk i = item i), ids into `terms`
  * (which may hold terms no chunk uses). Equal to {@link buildChunkIndex} of the chunks the lists
  * were made from, byte for byte.
  */
-export function assembleChunkIndex(lists: readonly ArrayLike<number>[], terms: readonly string[]): SerializedChunkIndex {
-  const { used, offsets: start, items: chunkOf, tfs } = countingSortPostings(lists, terms);
-  const total = chunkOf.length;
-  const tfOf = tfs.map((tf) => Math.min(tf, 255));
-  let bytes = new Uint8Array(total * 3 + 16);
+export function assembleChunkIndex(runs: PairRuns, terms: readonly string[]): SerializedChunkIndex {
+  const { used, offsets: start, items: chunkOf, tfs } = countingSortPostings(runs, terms);
+  // Sized exactly first (a gap takes one byte per 7 bits), so the postings are written once, in place.
+  let size = 0;
+  for (let k = 0; k < used.length; k++) {
+    let previous = 0;
+    for (let q = start[k]!; q < start[k + 1]!; q++) {
+      size += varintLength(chunkOf[q]! - previous) + 1;
+      previous = chunkOf[q]!;
+    }
+  }
+  const bytes = new Uint8Array(size);
   let b = 0;
   const offsets = new Uint32Array(used.length + 1);
   for (let k = 0; k < used.length; k++) {
     let previous = 0;
     for (let q = start[k]!; q < start[k + 1]!; q++) {
-      if (bytes.length < b + 8) {
-        const grown = new Uint8Array(bytes.length * 2);
-        grown.set(bytes);
-        bytes = grown;
-      }
       let gap = chunkOf[q]! - previous;
       previous = chunkOf[q]!;
       while (gap >= 0x80) {
@@ -115,11 +117,17 @@ export function assembleChunkIndex(lists: readonly ArrayLike<number>[], terms: r
         gap >>>= 7;
       }
       bytes[b++] = gap;
-      bytes[b++] = tfOf[q]!;
+      bytes[b++] = Math.min(tfs[q]!, 255);
     }
     offsets[k + 1] = b;
   }
-  return { format: CHUNK_SEARCH_FORMAT, chunks: lists.length, terms: used.map((t) => terms[t]).join('\n'), offsets: u32ToBytes(offsets), postings: bytes.slice(0, b) };
+  return { format: CHUNK_SEARCH_FORMAT, chunks: runs.count, terms: used.map((t) => terms[t]).join('\n'), offsets: ownedBytes(offsets), postings: bytes };
+}
+
+function varintLength(value: number): number {
+  let length = 1;
+  while (value >= 0x80) (value >>>= 7), length++;
+  return length;
 }
 
 /** A restored chunk index: postings of one term at a time. */

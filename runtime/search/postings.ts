@@ -11,33 +11,52 @@ export interface Postings {
   /** `offsets[k]..offsets[k+1]` is the slice of `used[k]` in `items` / `tfs`. */
   offsets: Uint32Array;
   items: Uint32Array;
-  tfs: Uint32Array;
+  /** Each posting's second value, `min(value, 0xffff)`: both indexes store at most 16 bits of it. */
+  tfs: Uint16Array;
 }
 
-export function countingSortPostings(lists: readonly ArrayLike<number>[], terms: readonly string[]): Postings {
+/**
+ * Items' `[term id, tf]` lists as runs of a few large arrays: `forEach` calls `visit(pairs, from,
+ * to, item)` once per item, in item order, the item's pairs being `pairs[from..to)`. A chunk's list
+ * is then a range of its node's array instead of a view object per chunk.
+ */
+export interface PairRuns {
+  /** Number of items. */
+  readonly count: number;
+  forEach(visit: (pairs: ArrayLike<number>, from: number, to: number, item: number) => void): void;
+}
+
+/** One whole array per item (item = position). */
+export function wholeLists(lists: readonly ArrayLike<number>[]): PairRuns {
+  return { count: lists.length, forEach: (visit) => lists.forEach((list, item) => visit(list, 0, list.length, item)) };
+}
+
+export function countingSortPostings(lists: PairRuns, terms: readonly string[]): Postings {
   const df = new Uint32Array(terms.length);
   let total = 0;
-  for (const list of lists) {
-    for (let k = 0; k < list.length; k += 2) df[list[k]!]!++;
-    total += list.length >> 1;
-  }
+  lists.forEach((list, from, to) => {
+    for (let k = from; k < to; k += 2) df[list[k]!]!++;
+    total += (to - from) >> 1;
+  });
   const used: number[] = [];
   for (const t of termOrder(terms)) if (df[t]! > 0) used.push(t);
-  const cursor = new Uint32Array(terms.length);
+  // `df` becomes each term's write cursor: no second vocabulary-sized array.
+  const cursor = df;
   const offsets = new Uint32Array(used.length + 1);
   let p = 0;
   for (let k = 0; k < used.length; k++) {
+    const count = cursor[used[k]!]!;
     cursor[used[k]!] = p;
-    p += df[used[k]!]!;
+    p += count;
     offsets[k + 1] = p;
   }
   const items = new Uint32Array(total);
-  const tfs = new Uint32Array(total);
-  lists.forEach((list, item) => {
-    for (let k = 0; k < list.length; k += 2) {
+  const tfs = new Uint16Array(total);
+  lists.forEach((list, from, to, item) => {
+    for (let k = from; k < to; k += 2) {
       const at = cursor[list[k]!]!++;
       items[at] = item;
-      tfs[at] = list[k + 1]!;
+      tfs[at] = Math.min(list[k + 1]!, 0xffff);
     }
   });
   return { used, offsets, items, tfs };
