@@ -6,13 +6,13 @@
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { appendFile, cp, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { appendFile, cp } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { listSpecPaths } from '../compiler/read.js';
 import { median } from './scenario.js';
+import { scratchDir } from './scratch.js';
 
 export const CLI = fileURLToPath(new URL('../build/cli/main.js', import.meta.url));
 const PEAK_RSS = fileURLToPath(new URL('./peak-rss.mjs', import.meta.url));
@@ -32,37 +32,34 @@ export interface ProcessTimes {
 /** `runs` processes of each case (full builds first, each into new folders), medians of wall time. */
 export async function measureBuildProcesses(specsDir: string, runs: number): Promise<ProcessTimes | null> {
   if (!existsSync(CLI)) return null;
-  const root = await mkdtemp(join(tmpdir(), 'kdd-bench-process-'));
-  try {
-    const specs = join(root, 'specs');
-    await cp(specsDir, specs, { recursive: true });
-    await sleep(RACY_WAIT_MS);
-    const paths = await listSpecPaths(specs);
-    let peakKb = 0;
-    const kdd = async (out: string) => {
-      const started = performance.now();
-      const { stderr } = await run([...['--import', PEAK_RSS], CLI, 'build', specs, '--out', join(root, out, 'dist'), '--index-dir', join(root, out, '.kdd-index')]);
-      const seconds = (performance.now() - started) / 1000;
-      peakKb = Math.max(peakKb, Number(/kdd-bench-peak-rss-kb (\d+)/.exec(stderr)?.[1] ?? 0));
-      return seconds;
-    };
-    const full: number[] = [];
-    for (let i = 0; i < runs; i++) full.push(await kdd(`full-${i}`));
-    // The last full build's folders are the previous build of the other two cases.
-    const last = `full-${runs - 1}`;
-    const unchanged: number[] = [];
-    for (let i = 0; i < runs; i++) unchanged.push(await kdd(last));
-    const edit: number[] = [];
-    for (let i = 0; i < runs; i++) {
-      const path = paths[(i * 7919) % paths.length]!;
-      // A Gherkin comment keeps a feature file valid; a paragraph for Markdown.
-      await appendFile(join(specs, path), path.endsWith('.feature') ? `\n# Edit ${i}.\n` : `\nEdit ${i}.\n`);
-      edit.push(await kdd(last));
-    }
-    return { fullS: median(full), unchangedS: median(unchanged), editS: median(edit), peakMb: peakKb / 1024, runs };
-  } finally {
-    await rm(root, { recursive: true, force: true });
+  // Removed when the bench ends (bench/scratch.ts): a clean-up here would slow the next size's file creation.
+  const root = await scratchDir('kdd-bench-process-');
+  const specs = join(root, 'specs');
+  await cp(specsDir, specs, { recursive: true });
+  await sleep(RACY_WAIT_MS);
+  const paths = await listSpecPaths(specs);
+  let peakKb = 0;
+  const kdd = async (out: string) => {
+    const started = performance.now();
+    const { stderr } = await run([...['--import', PEAK_RSS], CLI, 'build', specs, '--out', join(root, out, 'dist'), '--index-dir', join(root, out, '.kdd-index')]);
+    const seconds = (performance.now() - started) / 1000;
+    peakKb = Math.max(peakKb, Number(/kdd-bench-peak-rss-kb (\d+)/.exec(stderr)?.[1] ?? 0));
+    return seconds;
+  };
+  const full: number[] = [];
+  for (let i = 0; i < runs; i++) full.push(await kdd(`full-${i}`));
+  // The last full build's folders are the previous build of the other two cases.
+  const last = `full-${runs - 1}`;
+  const unchanged: number[] = [];
+  for (let i = 0; i < runs; i++) unchanged.push(await kdd(last));
+  const edit: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const path = paths[(i * 7919) % paths.length]!;
+    // A Gherkin comment keeps a feature file valid; a paragraph for Markdown.
+    await appendFile(join(specs, path), path.endsWith('.feature') ? `\n# Edit ${i}.\n` : `\nEdit ${i}.\n`);
+    edit.push(await kdd(last));
   }
+  return { fullS: median(full), unchangedS: median(unchanged), editS: median(edit), peakMb: peakKb / 1024, runs };
 }
 
 function run(args: string[]): Promise<{ stderr: string }> {

@@ -16,6 +16,7 @@ import { compile, packCompiled } from '../compiler/pipeline.js';
 import { listSpecPaths } from '../compiler/read.js';
 import { DEFAULT_SEED, DEFAULT_SOURCE, generateCorpus } from './generate.js';
 import { markdownTable, type BenchContext, type Corpus, type Scenario } from './scenario.js';
+import { removeScratch } from './scratch.js';
 
 const DEFAULT_SIZES = [54, 1_000, 10_000];
 const SCENARIO_DIR = fileURLToPath(new URL('./scenarios/', import.meta.url));
@@ -38,6 +39,18 @@ async function main(argv: string[]): Promise<void> {
   const context = createContext();
 
   console.log(machineHeader(argv));
+  try {
+    await runScenarios(scenarios, corpora, context);
+  } finally {
+    // Only now: removing the scenarios' trees earlier would slow the file creation of later timed builds (bench/scratch.ts).
+    await removeScratch();
+  }
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  console.log(`\n- Bench wall time ${seconds} s; load average at end (1/5/15 min): ${loadAverage()}.`);
+  log(`done in ${seconds} s`);
+}
+
+async function runScenarios(scenarios: readonly Scenario[], corpora: Corpus[], context: BenchContext): Promise<void> {
   for (const scenario of scenarios) {
     log(`scenario ${scenario.name}`);
     const result = await scenario.run(corpora, context);
@@ -50,9 +63,6 @@ async function main(argv: string[]): Promise<void> {
     console.log(markdownTable(result));
     if (result.notes.length) console.log(`\n${result.notes.map((note) => `- ${note}`).join('\n')}`);
   }
-  const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  console.log(`\n- Bench wall time ${seconds} s; load average at end (1/5/15 min): ${loadAverage()}.`);
-  log(`done in ${seconds} s`);
 }
 
 function parseFlags(argv: readonly string[]): Flags {

@@ -13,6 +13,7 @@ import { writeCompressedCopies, writeCompressedCopiesOf } from '../compiler/pack
 import { packSiteBundle, writeSiteBundle } from '../compiler/pack/site-bundle.js';
 import { packSiteDocs, writeSiteDocs } from '../compiler/pack/site-docs.js';
 import { decodeBundle } from '../formats/bundle/bundle.js';
+import '../formats/native-strings.js';
 import { POINTER_FILE } from '../formats/bundle/types.js';
 import { createError } from '../model/errors.js';
 import { parsePointer } from '../runtime/load.js';

@@ -6,6 +6,7 @@
  * The Node-only convenience `loadBundle(path)` lives in `library/load-bundle.ts`.
  */
 import { decodeBundle } from '../formats/bundle/bundle.js';
+import '../formats/native-strings.js';
 import { POINTER_FILE, type Bundle, type BundlePointer } from '../formats/bundle/types.js';
 import { createError, isKddError } from '../model/errors.js';
 import type { KddIndex } from './kdd-index.js';

@@ -4,15 +4,16 @@
  *
  * Parse+extract is timed directly: `readSpecs` once (untimed), then `extractDocument` per file.
  * Full builds go to fresh temporary folders each run: `.kdd-index/` is written only where a file
- * changed, so a reused folder would measure an incremental build instead.
+ * changed, so a reused folder would measure an incremental build instead. The folders are removed
+ * when the whole bench ends (bench/scratch.ts), never between two sizes' timed builds.
  */
-import { mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { build, compile, packCompiled } from '../../compiler/pipeline.js';
 import { extractDocument } from '../../compiler/kinds/extract.js';
 import { readSpecs } from '../../compiler/read.js';
 import { fixed, int, MB, median, repeat, withTarget, type BenchContext, type Corpus, type Scenario, type ScenarioReport } from '../scenario.js';
+import { scratchDir } from '../scratch.js';
 import { measureBuildProcesses } from '../build-process.js';
 
 const RUNS = 3;
@@ -97,40 +98,36 @@ async function measure(corpus: Corpus, context: BenchContext, notes: string[]): 
   const packS = median(stages.times.map((total, i) => total - compileTimes[i]!)) / 1000;
 
   context.log(`build: ${corpus.documents} docs — full build`);
-  const root = await mkdtemp(join(tmpdir(), 'kdd-bench-build-'));
-  try {
-    const builds = await repeat({ runs: RUNS, budgetMs: BUDGET_MS }, async (run) => {
-      const outDir = join(root, `dist-${run}`);
-      const indexDir = join(root, `index-${run}`);
-      return { report: await build({ specsDir: corpus.specsDir, outDir, indexDir }), outDir, indexDir };
-    });
-    const { report, outDir, indexDir } = builds.last;
-    const bundleBytes = report.bundle.bytes;
-    // `.cache/` holds local, git-ignored build caches (record and pack caches): not artifacts.
-    const cacheBytes = await folderBytes(join(indexDir, '.cache'));
-    const indexBytes = (await folderBytes(indexDir)) - cacheBytes;
-    context.rememberBundle(corpus, new Uint8Array(await readFile(join(outDir, report.bundle.bundle))));
-    const buildS = median(builds.times) / 1000;
-    const rssMb = process.resourceUsage().maxRSS / 1024;
-    context.log(`build: ${corpus.documents} docs — ${fixed(buildS, 2)} s per build, ${int(filesPerS)} files/s`);
-    return [
-      int(corpus.documents),
-      int(corpus.files),
-      fixed(corpus.bytes / MB, 2),
-      `${extract.times.length} / ${stages.times.length} / ${builds.times.length}`,
-      withTarget(`${int(filesPerS)} (${fixed(textBytes / MB / (extractMs / 1000), 2)})`, filesPerS, { min: TARGET_FILES_PER_S, label: `≥ ${int(TARGET_FILES_PER_S)}` }),
-      int(coldFilesPerS),
-      corpus.documents >= 10_000 ? withTarget(fixed(buildS, 2), buildS, { max: TARGET_BUILD_10K_S, label: `≤ ${TARGET_BUILD_10K_S}` }) : fixed(buildS, 2),
-      `${fixed(compileS, 2)} / ${fixed(packS, 2)} / ${fixed(Math.max(0, buildS - compileS - packS), 2)}`,
-      `${fixed(bundleBytes / MB, 2)} (${fixed(bundleBytes / corpus.bytes, 2)}×)`,
-      `${fixed(indexBytes / MB, 2)} (${fixed(indexBytes / corpus.bytes, 2)}×)`,
-      fixed(cacheBytes / MB, 2),
-      int(rssMb),
-      ...(await processColumns(corpus, context)),
-    ];
-  } finally {
-    await rm(root, { recursive: true, force: true });
-  }
+  const root = await scratchDir('kdd-bench-build-');
+  const builds = await repeat({ runs: RUNS, budgetMs: BUDGET_MS }, async (run) => {
+    const outDir = join(root, `dist-${run}`);
+    const indexDir = join(root, `index-${run}`);
+    return { report: await build({ specsDir: corpus.specsDir, outDir, indexDir }), outDir, indexDir };
+  });
+  const { report, outDir, indexDir } = builds.last;
+  const bundleBytes = report.bundle.bytes;
+  // `.cache/` holds local, git-ignored build caches (record and pack caches): not artifacts.
+  const cacheBytes = await folderBytes(join(indexDir, '.cache'));
+  const indexBytes = (await folderBytes(indexDir)) - cacheBytes;
+  context.rememberBundle(corpus, new Uint8Array(await readFile(join(outDir, report.bundle.bundle))));
+  const buildS = median(builds.times) / 1000;
+  const rssMb = process.resourceUsage().maxRSS / 1024;
+  context.log(`build: ${corpus.documents} docs — ${fixed(buildS, 2)} s per build, ${int(filesPerS)} files/s`);
+  return [
+    int(corpus.documents),
+    int(corpus.files),
+    fixed(corpus.bytes / MB, 2),
+    `${extract.times.length} / ${stages.times.length} / ${builds.times.length}`,
+    withTarget(`${int(filesPerS)} (${fixed(textBytes / MB / (extractMs / 1000), 2)})`, filesPerS, { min: TARGET_FILES_PER_S, label: `≥ ${int(TARGET_FILES_PER_S)}` }),
+    int(coldFilesPerS),
+    corpus.documents >= 10_000 ? withTarget(fixed(buildS, 2), buildS, { max: TARGET_BUILD_10K_S, label: `≤ ${TARGET_BUILD_10K_S}` }) : fixed(buildS, 2),
+    `${fixed(compileS, 2)} / ${fixed(packS, 2)} / ${fixed(Math.max(0, buildS - compileS - packS), 2)}`,
+    `${fixed(bundleBytes / MB, 2)} (${fixed(bundleBytes / corpus.bytes, 2)}×)`,
+    `${fixed(indexBytes / MB, 2)} (${fixed(indexBytes / corpus.bytes, 2)}×)`,
+    fixed(cacheBytes / MB, 2),
+    int(rssMb),
+    ...(await processColumns(corpus, context)),
+  ];
 }
 
 async function processColumns(corpus: Corpus, context: BenchContext): Promise<string[]> {

@@ -8,8 +8,7 @@
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { appendFile, cp, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { appendFile, cp } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -22,6 +21,7 @@ import { CACHE_DIR } from '../../compiler/cache/record-cache.js';
 import { buildIndex, compile } from '../../compiler/pipeline.js';
 import { listSpecPaths } from '../../compiler/read.js';
 import { fixed, int, median, repeat, withTarget, type BenchContext, type Corpus, type Scenario, type ScenarioReport } from '../scenario.js';
+import { scratchDir } from '../scratch.js';
 
 const RUNS = 9;
 const BUDGET_MS = 120_000;
@@ -60,103 +60,99 @@ const scenario: Scenario = {
 export default scenario;
 
 async function measure(corpus: Corpus, context: BenchContext): Promise<string[]> {
-  const root = await mkdtemp(join(tmpdir(), 'kdd-bench-incr-'));
-  try {
-    const dirs = { specsDir: join(root, 'specs'), outDir: join(root, 'dist'), indexDir: join(root, '.kdd-index') };
-    await cp(corpus.specsDir, dirs.specsDir, { recursive: true });
-    // Files changed in the last 2 s are never trusted by their stamp (racily clean, compiler/read.ts):
-    // a tree copied this instant would have every file re-hashed by the first builds. Wait, as a
-    // working tree last touched a while ago would be.
-    await sleep(RACY_WAIT_MS);
-    const paths = await listSpecPaths(dirs.specsDir);
-    context.log(`incremental: ${corpus.documents} docs — first (full) build`);
-    let started = performance.now();
-    await buildIndex(dirs);
-    const fullS = (performance.now() - started) / 1000;
-    const edit = (round: number) => {
-      const path = paths[(round * 7919) % paths.length]!;
-      // A Gherkin comment keeps a feature file valid; a paragraph for Markdown.
-      return appendFile(join(dirs.specsDir, path), path.endsWith('.feature') ? `\n# Edit ${round}.\n` : `\nEdit ${round}.\n`);
-    };
+  const root = await scratchDir('kdd-bench-incr-');
+  const dirs = { specsDir: join(root, 'specs'), outDir: join(root, 'dist'), indexDir: join(root, '.kdd-index') };
+  await cp(corpus.specsDir, dirs.specsDir, { recursive: true });
+  // Files changed in the last 2 s are never trusted by their stamp (racily clean, compiler/read.ts):
+  // a tree copied this instant would have every file re-hashed by the first builds. Wait, as a
+  // working tree last touched a while ago would be.
+  await sleep(RACY_WAIT_MS);
+  const paths = await listSpecPaths(dirs.specsDir);
+  context.log(`incremental: ${corpus.documents} docs — first (full) build`);
+  let started = performance.now();
+  await buildIndex(dirs);
+  const fullS = (performance.now() - started) / 1000;
+  const edit = (round: number) => {
+    const path = paths[(round * 7919) % paths.length]!;
+    // A Gherkin comment keeps a feature file valid; a paragraph for Markdown.
+    return appendFile(join(dirs.specsDir, path), path.endsWith('.feature') ? `\n# Edit ${round}.\n` : `\nEdit ${round}.\n`);
+  };
 
-    context.log(`incremental: ${corpus.documents} docs — one-document edits`);
-    let reindexed = 0;
-    const edits = await repeat({ runs: RUNS, budgetMs: BUDGET_MS }, async (run) => {
-      await edit(run + 1);
-      const report = await buildIndex(dirs);
-      reindexed = report.changes.reindexed.length;
-      return report;
-    });
-    // An edit that changes the graph: the link stage runs again and the edge files are rewritten.
-    const markdown = paths.filter((path) => path.endsWith('.md'));
-    const linked = await repeat({ runs: RUNS, budgetMs: BUDGET_MS }, async (run) => {
-      const from = markdown[(run * 7919 + 13) % markdown.length]!;
-      const to = markdown[(run * 104729 + 7) % markdown.length]!;
-      await appendFile(join(dirs.specsDir, from), `\nSee [[${to.slice(to.lastIndexOf('/') + 1, -'.md'.length)}]].\n`);
-      return buildIndex(dirs);
-    });
-    const unchanged = await repeat({ runs: 3, budgetMs: BUDGET_MS / 2 }, () => buildIndex(dirs));
-    if (!unchanged.last.bundle_reused) context.log('incremental: an unchanged tree repacked its bundle');
+  context.log(`incremental: ${corpus.documents} docs — one-document edits`);
+  let reindexed = 0;
+  const edits = await repeat({ runs: RUNS, budgetMs: BUDGET_MS }, async (run) => {
+    await edit(run + 1);
+    const report = await buildIndex(dirs);
+    reindexed = report.changes.reindexed.length;
+    return report;
+  });
+  // An edit that changes the graph: the link stage runs again and the edge files are rewritten.
+  const markdown = paths.filter((path) => path.endsWith('.md'));
+  const linked = await repeat({ runs: RUNS, budgetMs: BUDGET_MS }, async (run) => {
+    const from = markdown[(run * 7919 + 13) % markdown.length]!;
+    const to = markdown[(run * 104729 + 7) % markdown.length]!;
+    await appendFile(join(dirs.specsDir, from), `\nSee [[${to.slice(to.lastIndexOf('/') + 1, -'.md'.length)}]].\n`);
+    return buildIndex(dirs);
+  });
+  const unchanged = await repeat({ runs: 3, budgetMs: BUDGET_MS / 2 }, () => buildIndex(dirs));
+  if (!unchanged.last.bundle_reused) context.log('incremental: an unchanged tree repacked its bundle');
 
-    context.log(`incremental: ${corpus.documents} docs — split`);
-    await edit(RUNS + 1);
-    started = performance.now();
-    const earlier = await previousBuild(dirs.indexDir, 'auto', false);
-    const readMs = performance.now() - started;
-    started = performance.now();
-    const result = await compile({ ...dirs, level: 'L1' }, earlier);
-    const compileMs = performance.now() - started;
-    started = performance.now();
-    const cold = packBundle({ ...result.graph, manifest: result.manifest });
-    const packMs = performance.now() - started;
-    const cacheFile = packMemoPath(dirs.indexDir);
-    started = performance.now();
-    const memo = await readPackMemo(cacheFile);
-    const cacheReadMs = performance.now() - started;
-    started = performance.now();
-    const cached = packBundle({ ...result.graph, manifest: result.manifest }, { memo });
-    const cachedMs = performance.now() - started;
-    started = performance.now();
-    await writePackMemo(join(root, 'pack.copy'), memo);
-    const cacheWriteMs = performance.now() - started;
-    const previous = await previousPack(dirs.indexDir, dirs.outDir, join(dirs.indexDir, CACHE_DIR, 'bundles.json'));
-    started = performance.now();
-    const input = { ...result.graph, manifest: result.manifest };
-    const patched = previous && patchBundle(previous, input, prepareNodes(input, memo), memo);
-    const patchedMs = performance.now() - started;
-    if (cached.hash !== cold.hash) throw new Error('incremental: the cached pack differs from the cold pack');
-    if (!patched) context.log('incremental: the previous bundle could not be patched');
-    else if (patched.hash !== cold.hash) throw new Error('incremental: the patched bundle differs from the cold pack');
-    if (memo.stored === 0) context.log('incremental: no pack cache was found after buildIndex');
+  context.log(`incremental: ${corpus.documents} docs — split`);
+  await edit(RUNS + 1);
+  started = performance.now();
+  const earlier = await previousBuild(dirs.indexDir, 'auto', false);
+  const readMs = performance.now() - started;
+  started = performance.now();
+  const result = await compile({ ...dirs, level: 'L1' }, earlier);
+  const compileMs = performance.now() - started;
+  started = performance.now();
+  const cold = packBundle({ ...result.graph, manifest: result.manifest });
+  const packMs = performance.now() - started;
+  const cacheFile = packMemoPath(dirs.indexDir);
+  started = performance.now();
+  const memo = await readPackMemo(cacheFile);
+  const cacheReadMs = performance.now() - started;
+  started = performance.now();
+  const cached = packBundle({ ...result.graph, manifest: result.manifest }, { memo });
+  const cachedMs = performance.now() - started;
+  started = performance.now();
+  await writePackMemo(join(root, 'pack.copy'), memo);
+  const cacheWriteMs = performance.now() - started;
+  const previous = await previousPack(dirs.indexDir, dirs.outDir, join(dirs.indexDir, CACHE_DIR, 'bundles.json'));
+  started = performance.now();
+  const input = { ...result.graph, manifest: result.manifest };
+  const patched = previous && patchBundle(previous, input, prepareNodes(input, memo), memo);
+  const patchedMs = performance.now() - started;
+  if (cached.hash !== cold.hash) throw new Error('incremental: the cached pack differs from the cold pack');
+  if (!patched) context.log('incremental: the previous bundle could not be patched');
+  else if (patched.hash !== cold.hash) throw new Error('incremental: the patched bundle differs from the cold pack');
+  if (memo.stored === 0) context.log('incremental: no pack cache was found after buildIndex');
 
-    // What a pre-commit hook sees: `kdd build` in a new process (Node start-up and module loading included).
-    // Last: the compiled CLI is other code than these sources, so the caches it writes are not theirs
-    // (compiler/cache/code-fingerprint.ts) and the library runs above would start cold after it.
-    const kdd = () => execFileAsync(process.execPath, [CLI, 'build', dirs.specsDir, '--out', dirs.outDir, '--index-dir', dirs.indexDir]);
-    // One untimed run first, which rewrites those caches as the CLI's own.
-    const cli = existsSync(CLI)
-      ? await kdd().then(() =>
-          repeat({ runs: 3, budgetMs: BUDGET_MS / 2 }, async (run) => {
-            await edit(RUNS * 2 + run + 1);
-            await kdd();
-          }),
-        )
-      : null;
-    const editMs = median(edits.times);
-    const target = TARGETS.get(corpus.documents);
-    return [
-      int(corpus.documents),
-      `${edits.times.length} / ${unchanged.times.length}`,
-      fixed(fullS, 2),
-      target === undefined ? int(editMs) : withTarget(int(editMs), editMs, { max: target, label: `≤ ${int(target)}` }),
-      int(median(linked.times)),
-      cli ? int(median(cli.times)) : 'n/a (no build/)',
-      int(median(unchanged.times)),
-      `${int(readMs)} / ${int(compileMs)} / ${int(packMs)} / ${int(cachedMs)} / ${patched ? int(patchedMs) : '—'}`,
-      `${int(cacheReadMs)} / ${int(cacheWriteMs)}`,
-      int(reindexed),
-    ];
-  } finally {
-    await rm(root, { recursive: true, force: true });
-  }
+  // What a pre-commit hook sees: `kdd build` in a new process (Node start-up and module loading included).
+  // Last: the compiled CLI is other code than these sources, so the caches it writes are not theirs
+  // (compiler/cache/code-fingerprint.ts) and the library runs above would start cold after it.
+  const kdd = () => execFileAsync(process.execPath, [CLI, 'build', dirs.specsDir, '--out', dirs.outDir, '--index-dir', dirs.indexDir]);
+  // One untimed run first, which rewrites those caches as the CLI's own.
+  const cli = existsSync(CLI)
+    ? await kdd().then(() =>
+        repeat({ runs: 3, budgetMs: BUDGET_MS / 2 }, async (run) => {
+          await edit(RUNS * 2 + run + 1);
+          await kdd();
+        }),
+      )
+    : null;
+  const editMs = median(edits.times);
+  const target = TARGETS.get(corpus.documents);
+  return [
+    int(corpus.documents),
+    `${edits.times.length} / ${unchanged.times.length}`,
+    fixed(fullS, 2),
+    target === undefined ? int(editMs) : withTarget(int(editMs), editMs, { max: target, label: `≤ ${int(target)}` }),
+    int(median(linked.times)),
+    cli ? int(median(cli.times)) : 'n/a (no build/)',
+    int(median(unchanged.times)),
+    `${int(readMs)} / ${int(compileMs)} / ${int(packMs)} / ${int(cachedMs)} / ${patched ? int(patchedMs) : '—'}`,
+    `${int(cacheReadMs)} / ${int(cacheWriteMs)}`,
+    int(reindexed),
+  ];
 }

@@ -8,6 +8,7 @@
  * safe loader) ever parses anything.
  */
 import matter from 'gray-matter';
+import { readSimpleMapping } from './simple-yaml.js';
 import type { FrontMatterResult } from './types.js';
 
 export class FrontMatterError extends Error {
@@ -61,9 +62,10 @@ export function parseFrontMatter(source: string): FrontMatterResult {
   if (!YAML_TAGS.has(language)) refuse(opening[1]!)();
 
   const close = closingLine(lines);
-  const block = lines.slice(0, close + 1).join('\n');
   const body = lines.slice(close + 1).join('\n');
-  return { data: toMapping(parseYaml(block)), body };
+  // Most blocks are plain `key: value` lines: read without js-yaml, with the same result (simple-yaml.ts).
+  const data = readSimpleMapping(lines, 1, close) ?? toMapping(parseYaml(lines.slice(0, close + 1).join('\n')));
+  return { data, body };
 }
 
 /** Index of the line closing the block. Any later line starting with `---` must be exactly `---`. */

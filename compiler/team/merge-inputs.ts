@@ -11,6 +11,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import { decodeBundle } from '../../formats/bundle/bundle.js';
+import '../../formats/native-strings.js';
 import { createError } from '../../model/errors.js';
 import { POINTER_FILE, readPointer } from '../pack/dist.js';
 import type { BlobCache } from '../cache/blob-cache.js';
