@@ -170,12 +170,9 @@ function isTermOrder(terms: readonly string[], order: Uint32Array): boolean {
  */
 function entryKey(entry: Uint8Array, metaLength: number, unpackr: ReturnType<typeof newPackr>): string {
   if (metaLength > 3 && entry[0] === 0x97 && entry[1] === 0xd9 && 3 + entry[2]! <= metaLength) {
-    let key = '';
-    for (let k = 3; k < 3 + entry[2]!; k++) {
-      if (entry[k]! >= 0x80) return (unpackr.unpack(entry.subarray(0, metaLength)) as StoredMeta)[0];
-      key += String.fromCharCode(entry[k]!);
-    }
-    return key;
+    const chars = entry.subarray(3, 3 + entry[2]!);
+    // One flat string (a character at a time would make a rope, slow to hash in every look-up).
+    if (chars.every((c) => c < 0x80)) return String.fromCharCode(...chars);
   }
   const key = (unpackr.unpack(entry.subarray(0, metaLength)) as StoredMeta)[0];
   if (typeof key !== 'string') throw new Error('pack cache entry without a key');
