@@ -133,16 +133,26 @@ export async function buildIndex(options: IndexBuildOptions): Promise<IndexBuild
   if (!kept) {
     // The pack memo loads (and is read) only when there is a bundle to pack: a build where nothing
     // changed keeps the previous bundle and never needs it.
-    const { packMemoPath, readPackMemo } = await import('./cache/pack-memo.js');
+    const { createPackMemo, packMemoPath, readPackMemo, PackMemoCorrupt } = await import('./cache/pack-memo.js');
     cacheFiles.pack = options.recordCache === false ? null : packMemoPath(indexDir);
     memo = cacheFiles.pack ? await readPackMemo(cacheFiles.pack) : undefined;
     faultPoint('pack');
     const packing = startPhase(tell, 'pack', compiled.graph.nodes.length);
     const input = { ...compiled.graph, manifest: compiled.manifest, vectors: compiled.vectors };
-    prepared = prepareNodes(input, memo);
     // Nodes changed in place: the previous bundle is patched instead of packed again (same bytes).
     const previous = earlier.fullReason === null ? await previousPack(indexDir, outDir, checked) : null;
-    packed = (previous && patchBundle(previous, input, prepared, memo)) || packPrepared(input, prepared);
+    const pack = (with_: PackMemo | undefined): PackedBundle => {
+      prepared = prepareNodes(input, with_);
+      return (previous && patchBundle(previous, input, prepared, with_)) || packPrepared(input, prepared);
+    };
+    try {
+      packed = pack(memo);
+    } catch (error) {
+      // A memo entry that does not decode (its file is checked only as a whole): pack without it, and save a sound one.
+      if (!(error instanceof PackMemoCorrupt)) throw error;
+      memo = memo && createPackMemo();
+      packed = pack(memo);
+    }
     packing.end();
   }
   const writing = startPhase(tell, 'write', 1);

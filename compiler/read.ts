@@ -48,22 +48,23 @@ function walkSpecs(root: string): { paths: string[]; warnings: BuildWarning[] } 
   const paths: string[] = [];
   const warnings: BuildWarning[] = [];
   const realRoot = realpathSync(root);
-  const posix = (full: string) => relative(root, full).split(sep).join('/');
-  function walk(dir: string): void {
+  // `rel`: the folder's path under the root, POSIX separators, built as the walk descends (a
+  // `path.relative` per file was a tenth of a one-edit build's read stage at 10,800 specs).
+  function walk(dir: string, rel: string): void {
     const entries = readdirSync(dir, { withFileTypes: true });
     for (const entry of entries) {
       if (entry.name.startsWith('.') || SKIPPED_DIRS.has(entry.name)) continue;
-      const full = join(dir, entry.name);
-      if (entry.isDirectory()) walk(full);
+      const path = rel + entry.name;
+      if (entry.isDirectory()) walk(join(dir, entry.name), `${path}/`);
       else if (entry.isSymbolicLink()) {
-        const target = linkTarget(full);
+        const target = linkTarget(join(dir, entry.name));
         // A dangling link is listed: the read reports it as UNREADABLE_FILE instead of it vanishing.
-        if (target !== null && !insideRoot(realRoot, target)) warnings.push(warning('SYMLINK_OUTSIDE_ROOT', { file: posix(full), target }));
-        else if (isSpecName(entry.name)) paths.push(posix(full));
-      } else if (entry.isFile() && isSpecName(entry.name)) paths.push(posix(full));
+        if (target !== null && !insideRoot(realRoot, target)) warnings.push(warning('SYMLINK_OUTSIDE_ROOT', { file: path, target }));
+        else if (isSpecName(entry.name)) paths.push(path);
+      } else if (entry.isFile() && isSpecName(entry.name)) paths.push(path);
     }
   }
-  walk(root);
+  walk(root, '');
   return { paths: paths.sort(), warnings: warnings.sort((a, b) => compareCodeUnits(a.file, b.file)) };
 }
 
@@ -151,10 +152,12 @@ export async function scanSpecs(
   const results = new Array<ScannedFile | BuildWarning>(paths.length);
   // First the stamps, synchronously: most files of an incremental build end there.
   const unread: number[] = [];
+  // Spec paths use `/`, which every platform's file calls accept: no `join` per stat.
+  const base = root.endsWith(sep) ? root : root + sep;
   paths.forEach((path, i) => {
     const hash = trusted.get(path);
     const stamp = known.get(path);
-    const stamped = hash !== undefined ? { path, text: null, hash, stamp: stamp?.hash === hash ? stamp : null } : known.size > 0 ? unchangedFile(root, path, stamp, maxBytes, trustBefore) : null;
+    const stamped = hash !== undefined ? { path, text: null, hash, stamp: stamp?.hash === hash ? stamp : null } : known.size > 0 ? unchangedFile(base + path, path, stamp, maxBytes, trustBefore) : null;
     if (stamped) results[i] = stamped;
     else unread.push(i);
   });
@@ -174,11 +177,11 @@ export async function scanSpecs(
 }
 
 /** The scanned file when its stamp still matches `known` (bytes not read), else null. */
-function unchangedFile(root: string, path: string, known: SourceStamp | undefined, maxBytes: number, trustBefore: number): ScannedFile | null {
+function unchangedFile(full: string, path: string, known: SourceStamp | undefined, maxBytes: number, trustBefore: number): ScannedFile | null {
   if (!known) return null;
   let info;
   try {
-    info = statSync(join(root, path), { throwIfNoEntry: false });
+    info = statSync(full, { throwIfNoEntry: false });
   } catch {
     return null; // the read path reports it
   }

@@ -29,7 +29,7 @@ import { codeFingerprint } from './code-fingerprint.js';
 import { worthRewriting } from './rewrite-policy.js';
 import { CACHE_DIR } from './record-cache.js';
 
-const FORMAT = 'kdd-pack-cache/2';
+const FORMAT = 'kdd-pack-cache/3';
 
 /** Pack products of one node (position-independent). `terms`: `[term, field << 12 | tf]` pairs. */
 export interface NodePack extends NodeTerms {
@@ -86,7 +86,7 @@ interface Header {
   base: number;
   /** Term ids in term order (u32 LE), so the next pack does not sort the vocabulary again. */
   order?: Uint8Array;
-  /** Per entry: byte length of its light part (unpadded), then of its term ids. */
+  /** Per entry: byte length of its light part (unpadded), of its term ids, then its chunk count. */
   lengths: number[];
   /** compiler/cache/checksum.ts of the entries (every byte after the padded header). */
   crc: number;
@@ -130,25 +130,20 @@ export async function readPackMemo(file: string): Promise<PackMemo> {
     const order = header.order instanceof Uint8Array && header.order.length === limit * 4 ? bytesToU32(header.order) : null;
     if (order && isTermOrder(vocab.terms, order)) rememberTermOrder(vocab.terms, order);
     const memo: PackMemo = { vocab, entries: new Map(), used: new Set(), added: 0, stored: 0 };
+    if (header.lengths.length % 3 !== 0) return createPackMemo();
     let at = pad4(4 + headerLength);
-    for (let i = 0; i < header.lengths.length; i += 2) {
+    for (let i = 0; i < header.lengths.length; i += 3) {
       const start = at;
       const metaLength = header.lengths[i]!;
       const idsLength = header.lengths[i + 1]!;
+      const chunks = header.lengths[i + 2]!;
       const idsAt = start + pad4(metaLength);
-      if (idsLength % 4 !== 0 || (at = idsAt + idsLength) > view.length) return createPackMemo();
-      const [key, lens, termCount, keys, chunkIds, chunkRows, chunkEnds] = unpackr.unpack(view.subarray(start, start + metaLength)) as StoredMeta;
-      const ids = u32View(view.subarray(idsAt, at));
-      const terms = ids.subarray(0, termCount);
-      const chunkTerms = ids.subarray(termCount);
-      // Term ids must be in range (a corrupt entry would index past the vocabulary).
-      if (terms.length % 2 !== 0 || chunkIds.length * 5 !== chunkRows.length || chunkEnds.length !== chunkIds.length || (chunkEnds.at(-1) ?? 0) !== chunkTerms.length) return createPackMemo();
-      for (let k = 0; k < ids.length; k += 2) if (ids[k]! >= limit) return createPackMemo();
-      const pack: NodePack = { lens, terms, keys, chunkIds, chunkRows, chunkTerms, chunkEnds };
+      if (!Number.isInteger(metaLength) || !Number.isInteger(idsLength) || !Number.isInteger(chunks) || idsLength % 4 !== 0 || (at = idsAt + idsLength) > view.length) return createPackMemo();
       const entry = view.subarray(start, at);
+      const pack = new StoredPack(entry, metaLength, chunks, limit, unpackr);
       storedEntries.set(pack, entry);
       storedMeta.set(entry, metaLength);
-      memo.entries.set(key, pack);
+      memo.entries.set(entryKey(entry, metaLength, unpackr), pack);
     }
     if (at !== view.length) return createPackMemo();
     memo.stored = memo.entries.size;
@@ -166,6 +161,74 @@ function isTermOrder(terms: readonly string[], order: Uint32Array): boolean {
     if (k > 0 && !(terms[order[k - 1]!]! < terms[order[k]!]!)) return false;
   }
   return true;
+}
+
+/**
+ * The content key an entry's light part starts with. Keys are base64 SHA-256 (44 ASCII characters,
+ * msgpack str 8 right after the fixarray header), read without decoding the rest; anything else is
+ * decoded in full.
+ */
+function entryKey(entry: Uint8Array, metaLength: number, unpackr: ReturnType<typeof newPackr>): string {
+  if (metaLength > 3 && entry[0] === 0x97 && entry[1] === 0xd9 && 3 + entry[2]! <= metaLength) {
+    const chars = entry.subarray(3, 3 + entry[2]!);
+    // One flat string (a character at a time would make a rope, slow to hash in every look-up).
+    if (chars.every((c) => c < 0x80)) return String.fromCharCode(...chars);
+  }
+  const key = (unpackr.unpack(entry.subarray(0, metaLength)) as StoredMeta)[0];
+  if (typeof key !== 'string') throw new Error('pack cache entry without a key');
+  return key;
+}
+
+/**
+ * An entry read from the file, decoded on first access: a one-edit build reads the products of the
+ * few nodes it changed, not of 10,800 (their decoding, checks and garbage were a sixth of that
+ * build). The file's CRC has been checked before any entry is made (it covers the entries, not
+ * the header's lengths); an entry whose decoded parts do not fit together or with the header (or
+ * index past the vocabulary) throws {@link PackMemoCorrupt} when first read, and the build packs
+ * again with an empty memo (compiler/pipeline.ts).
+ */
+class StoredPack implements NodePack {
+  #decoded: NodePack | null = null;
+  constructor(
+    private readonly entry: Uint8Array,
+    private readonly metaLength: number,
+    /** Chunk count as the header lists it (the patch reads it for every node). */
+    readonly chunkCount: number,
+    private readonly limit: number,
+    private readonly unpackr: ReturnType<typeof newPackr>,
+  ) {}
+  get lens() { return this.decoded().lens; }
+  get terms() { return this.decoded().terms; }
+  get keys() { return this.decoded().keys; }
+  get chunkIds() { return this.decoded().chunkIds; }
+  get chunkRows() { return this.decoded().chunkRows; }
+  get chunkTerms() { return this.decoded().chunkTerms; }
+  get chunkEnds() { return this.decoded().chunkEnds; }
+
+  private decoded(): NodePack {
+    if (this.#decoded) return this.#decoded;
+    const [, lens, termCount, keys, chunkIds, chunkRows, chunkEnds] = this.unpackr.unpack(this.entry.subarray(0, this.metaLength)) as StoredMeta;
+    const ids = u32View(this.entry.subarray(pad4(this.metaLength)));
+    const terms = ids.subarray(0, termCount);
+    const chunkTerms = ids.subarray(termCount);
+    // Term ids must be in range (a corrupt entry would index past the vocabulary).
+    let valid = terms.length % 2 === 0 && chunkIds.length === this.chunkCount && chunkIds.length * 5 === chunkRows.length && chunkEnds.length === chunkIds.length && (chunkEnds.at(-1) ?? 0) === chunkTerms.length;
+    for (let k = 0; valid && k < ids.length; k += 2) if (ids[k]! >= this.limit) valid = false;
+    if (!valid) throw new PackMemoCorrupt();
+    return (this.#decoded = { lens, terms, keys, chunkIds, chunkRows, chunkTerms, chunkEnds });
+  }
+}
+
+/** A memo entry read from a file turned out not to decode: the pack starts again without the memo. */
+export class PackMemoCorrupt extends Error {
+  constructor() {
+    super('pack cache entry does not fit its file');
+  }
+}
+
+/** How many chunks `pack` has, without decoding an entry read from the file. */
+export function chunkCount(pack: NodePack): number {
+  return pack instanceof StoredPack ? pack.chunkCount : pack.chunkIds.length;
 }
 
 function u32View(bytes: Uint8Array): Uint32Array {
@@ -205,7 +268,7 @@ export async function writePackMemo(file: string, memo: PackMemo): Promise<void>
     const stored = remap ? undefined : storedEntries.get(pack);
     const entry = stored ? { bytes: stored, metaLength: storedMeta.get(stored)! } : encodeEntry(packr, key, pack, remap);
     parts.push(entry.bytes);
-    lengths.push(entry.metaLength, (pack.terms.length + pack.chunkTerms.length) * 4);
+    lengths.push(entry.metaLength, entry.bytes.length - pad4(entry.metaLength), chunkCount(pack));
   }
   const order = termOrder(terms);
   const header = packr.pack({ format: FORMAT, fingerprint: codeFingerprint(), terms, base, lengths, order: LITTLE_ENDIAN ? new Uint8Array(order.buffer, order.byteOffset, order.byteLength) : u32ToBytes(order), crc: checksum(parts) } satisfies Header);

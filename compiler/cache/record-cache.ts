@@ -24,6 +24,7 @@
  * and gone with the index folder, so temporary index folders leave nothing behind.
  */
 import { createHash } from 'node:crypto';
+import type { Packr } from 'msgpackr';
 import { join } from 'node:path';
 import { decodeEdges, type EncodedEdges } from '../../formats/bundle/edges.js';
 import { newPackr } from '../../formats/msgpack.js';
@@ -36,9 +37,10 @@ import type { SourceStamp } from '../read.js';
 import { checksum } from './checksum.js';
 import { codeFingerprint } from './code-fingerprint.js';
 import { packedEdges, rememberPackedEdges } from './packed-node.js';
+import { readStampColumns, stampColumns, type StampColumns } from './stamp-columns.js';
 import { entryLengths, loadRecord, readFramed, sliceEntries, storeRecord, writeFramed, type StoredRecord } from './record-entries.js';
 
-const CACHE_FORMAT = 'kdd-record-cache/4';
+const CACHE_FORMAT = 'kdd-record-cache/5';
 
 /** The link stage's output as the cache stores it. */
 export interface CachedGraph {
@@ -72,14 +74,18 @@ interface Header {
   code: string;
   /** SHA-256 of the `manifest.json` text the records belong to. */
   manifest: string;
-  /** Per spec: path, size, mtimeMs, ctimeMs, hash. */
-  stamps: [string, number, number, number, string][];
+  /** Per spec: path, size, mtimeMs, ctimeMs, hash (compiler/cache/stamp-columns.ts). */
+  stamps: StampColumns;
   /** Per artifact: index-relative path, size, mtimeMs, ctimeMs. */
-  artifacts: [string, number, number, number][];
+  artifacts: StampColumns;
   /** Per record: byte length of its light part, of its links, then of its body. */
   lengths: number[];
-  graph: CachedGraph | null;
-  /** compiler/cache/checksum.ts of every byte after the header. */
+  /**
+   * The {@link CachedGraph}, msgpack-encoded on its own: a build whose graph is the one it read
+   * here writes these bytes back instead of encoding 110k edges and 5k violations again.
+   */
+  graph: Uint8Array | null;
+  /** compiler/cache/checksum.ts of the graph's bytes then of every byte after the header. */
   crc: number;
 }
 
@@ -104,19 +110,23 @@ export async function readRecordCache(file: string, manifestText: string): Promi
   if (framed === null) return null;
   const header = framed.header as Header | null;
   try {
-    if (header?.format !== CACHE_FORMAT || header.code !== codeFingerprint() || header.manifest !== manifestKey(manifestText) || !Array.isArray(header.lengths) || !Array.isArray(header.stamps) || !Array.isArray(header.artifacts)) return null;
-    if (header.crc !== checksum([framed.payload])) return null;
+    if (header?.format !== CACHE_FORMAT || header.code !== codeFingerprint() || header.manifest !== manifestKey(manifestText) || !Array.isArray(header.lengths)) return null;
+    const graphPart = header.graph instanceof Uint8Array ? header.graph : null;
+    if (header.crc !== checksum(graphPart ? [graphPart, framed.payload] : [framed.payload])) return null;
     const entries = sliceEntries(framed.payload, header.lengths);
-    if (entries === null) return null;
+    const stamps = readStampColumns(header.stamps, true);
+    const artifacts = readStampColumns(header.artifacts, false);
+    if (entries === null || stamps === null || artifacts === null) return null;
     const unpackr = newPackr();
     const records = entries.map((entry) => {
       const record = loadRecord(entry, unpackr, 'on-access');
       stored.set(record, entry);
       return record;
     });
-    const stamps = new Map(header.stamps.map(([path, size, mtimeMs, ctimeMs, hash]) => [path, { size, mtimeMs, ctimeMs, hash }]));
-    const artifacts = new Map(header.artifacts.map(([path, size, mtimeMs, ctimeMs]) => [path, { size, mtimeMs, ctimeMs }]));
-    return { records, stamps, artifacts, graph: isCachedGraph(header.graph) ? header.graph : null };
+    const graph = graphPart ? (unpackr.unpack(graphPart) as unknown) : null;
+    if (!isCachedGraph(graph)) return { records, stamps, artifacts, graph: null };
+    graphBytes.set(graph, graphPart!);
+    return { records, stamps, artifacts, graph };
   } catch {
     return null;
   }
@@ -133,7 +143,36 @@ export function restoreGraph(records: readonly DocumentRecord[], cached: CachedG
   const nodes = records.map((record) => record.node).sort((a, b) => compareCodeUnits(a.id, b.id));
   const { edges } = decodeEdges(cached.edges, nodes);
   rememberPackedEdges(edges, cached.edges);
-  return { nodes, edges, dangling: cached.dangling, unresolved_ids: cached.unresolved_ids, layer_violations: cached.layer_violations, warnings: cached.warnings };
+  const graph = { nodes, edges, dangling: cached.dangling, unresolved_ids: cached.unresolved_ids, layer_violations: cached.layer_violations, warnings: cached.warnings };
+  restored.set(graph, cached);
+  return graph;
+}
+
+/** The bytes each graph read from a cache was decoded from. */
+const graphBytes = new WeakMap<CachedGraph, Uint8Array>();
+/** The cached graph each restored graph was made from. */
+const restored = new WeakMap<Graph, CachedGraph>();
+
+/**
+ * The cache's encoding of `graph`: the bytes it was read from when it is a restored graph whose
+ * parts are still the very ones read (edges encode to the cached columns: same ids, same order,
+ * compiler/incremental/relink.ts), else encoded now.
+ */
+function encodedGraph(graph: Graph, packr: Packr): Uint8Array {
+  const cached = restored.get(graph);
+  const bytes = cached && graphBytes.get(cached);
+  if (
+    bytes &&
+    packedEdges(graph.edges, graph.nodes) === cached.edges &&
+    graph.dangling === cached.dangling &&
+    graph.unresolved_ids === cached.unresolved_ids &&
+    graph.layer_violations === cached.layer_violations &&
+    graph.warnings === cached.warnings
+  )
+    return bytes;
+  const fresh: CachedGraph = { edges: packedEdges(graph.edges, graph.nodes), dangling: graph.dangling, unresolved_ids: graph.unresolved_ids, layer_violations: graph.layer_violations, warnings: graph.warnings };
+  // A copy: the packer reuses its buffer.
+  return Uint8Array.prototype.slice.call(packr.pack(fresh));
 }
 
 /**
@@ -157,21 +196,16 @@ export async function writeRecordCache(
     return entry;
   });
   const parts = entries.flatMap((entry) => [entry.light, entry.links, entry.body]);
+  const graphPart = graph && encodedGraph(graph, packr);
   const header: Header = {
     format: CACHE_FORMAT,
     code: codeFingerprint(),
     manifest: manifestKey(manifestText),
-    stamps: [...stamps].map(([path, s]) => [path, s.size, s.mtimeMs, s.ctimeMs, s.hash]),
-    artifacts: [...artifacts].map(([path, a]) => [path, a.size, a.mtimeMs, a.ctimeMs]),
+    stamps: stampColumns(stamps),
+    artifacts: stampColumns(artifacts),
     lengths: entryLengths(entries),
-    graph: graph && {
-      edges: packedEdges(graph.edges, graph.nodes),
-      dangling: graph.dangling,
-      unresolved_ids: graph.unresolved_ids,
-      layer_violations: graph.layer_violations,
-      warnings: graph.warnings,
-    },
-    crc: checksum(parts),
+    graph: graphPart,
+    crc: checksum(graphPart ? [graphPart, ...parts] : parts),
   };
   await writeFramed(file, header, parts);
 }

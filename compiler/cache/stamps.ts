@@ -3,7 +3,7 @@
  * as the previous build left it without reading it. A stamp that moved means "read it again".
  */
 import { statSync } from 'node:fs';
-import { join } from 'node:path';
+import { sep } from 'node:path';
 import type { DocumentRecord } from '../../model/records.js';
 import type { IndexDirWrite } from '../emit/index-dir.js';
 import { DANGLING_FILE, EDGES_FILE } from '../../formats/index-dir/edges.js';
@@ -18,8 +18,11 @@ export const EDGE_FILES = [EDGES_FILE, DANGLING_FILE];
 /** Size and times of each of `paths` under `dir` that exists (synchronous: 10k stats in tens of ms). */
 export function stampFiles(dir: string, paths: readonly string[]): Map<string, ArtifactStamp> {
   const stamps = new Map<string, ArtifactStamp>();
+  // `paths` are relative with `/` (which every platform's file calls accept): a `join` per file
+  // cost a third as much as the stat itself.
+  const base = dir.endsWith(sep) ? dir : dir + sep;
   for (const path of paths) {
-    const info = statSync(join(dir, path), { throwIfNoEntry: false });
+    const info = statSync(base + path, { throwIfNoEntry: false });
     if (info) stamps.set(path, { size: info.size, mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs });
   }
   return stamps;

@@ -27,9 +27,19 @@ export async function indexWeight(
   let specBytes = 0;
   for (const path of sources) specBytes += specStamps.get(path)?.size ?? sizeOf(join(specsDir, path));
   let indexBytes = 0;
+  // Each folder's relative prefix worked out once, not a path.relative per file (10k node files).
+  const prefixes = new Map<string, string>();
+  const prefixOf = (folder: string) => {
+    let prefix = prefixes.get(folder);
+    if (prefix === undefined) {
+      const rel = relative(indexDir, folder).split(sep).join('/');
+      prefixes.set(folder, (prefix = rel === '' ? '' : `${rel}/`));
+    }
+    return prefix;
+  };
   for (const entry of await readdir(indexDir, { recursive: true, withFileTypes: true })) {
     if (!entry.isFile()) continue;
-    const rel = relative(indexDir, join(entry.parentPath, entry.name)).split(sep).join('/');
+    const rel = prefixOf(entry.parentPath) + entry.name;
     if (rel.startsWith(`${CACHE_DIR}/`)) continue;
     indexBytes += artifacts.get(rel)?.size ?? sizeOf(join(indexDir, rel));
   }

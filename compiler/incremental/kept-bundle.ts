@@ -27,24 +27,24 @@ export async function keptBundle(outDir: string, digest: string, checked: string
 /**
  * The bytes of the bundle `dist/` points to, when it is `name` and whole (same checks as
  * {@link keptBundle}): what an incremental pack may copy from (compiler/incremental/patch-bundle.ts).
+ * When its stamp vouches for it, `readTrusted` reads it (the patch reads only the parts it copies
+ * from); otherwise all of it is read, to be hashed.
  */
-export async function trustedBundle(outDir: string, name: string, checked: string): Promise<Uint8Array | null> {
+export async function trustedBundle(outDir: string, name: string, checked: string, readTrusted: (path: string, size: number) => Promise<Uint8Array | null>): Promise<Uint8Array | null> {
   const pointer = await readPointer(outDir);
   if (!pointer || pointer.format !== BUNDLE_FORMAT_VERSION || pointer.bundle !== name) return null;
-  const bytes = await wholeBundle(outDir, pointer, checked, true);
+  const bytes = await wholeBundle(outDir, pointer, checked, readTrusted);
   return bytes === true ? null : bytes;
 }
 
 /** The pointer's bundle is on disk whole: true (or its bytes, when `read`), else null. */
-async function wholeBundle(outDir: string, pointer: BundlePointer, checked: string, read: boolean): Promise<Uint8Array | true | null> {
+async function wholeBundle(outDir: string, pointer: BundlePointer, checked: string, read: ((path: string, size: number) => Promise<Uint8Array | null>) | false): Promise<Uint8Array | true | null> {
   const path = join(outDir, pointer.bundle);
   const known = (await readBundleStamps(checked))[bundleKey(checked, outDir)];
   const now = statSync(path, { throwIfNoEntry: false });
   if (known?.bundle === pointer.bundle && now && now.size === pointer.bytes && sameStamp(known, now)) {
-    if (!read) return true;
-    const bytes = await readFile(path).catch(() => null);
     // Stamp unchanged: the bytes are the ones written (a file replaced since has another ctime).
-    return bytes && bytes.byteLength === pointer.bytes ? bytes : null;
+    return read ? read(path, pointer.bytes).catch(() => null) : true;
   }
   const bytes = await readFile(path).catch(() => null);
   if (!bytes || bytes.byteLength !== pointer.bytes || bundleHash(bytes) !== pointer.hash) return null;

@@ -101,3 +101,25 @@ export function mapParts(packr: Packr, keys: readonly string[], values: readonly
   });
   return parts;
 }
+
+/**
+ * Where the value under `keys` (a path through nested maps with string keys) starts, walking only
+ * the bytes before it: what lets a reader find a part of a file from a prefix of it. Throws a
+ * RangeError when `bytes` end before it.
+ */
+export function valueAt(bytes: Uint8Array, at: number, keys: readonly string[], unpackr: Packr): number {
+  for (const wanted of keys) {
+    const { count, first } = container(bytes, at, 'map');
+    let cursor = first;
+    let found = -1;
+    for (let i = 0; i < count && found < 0; i++) {
+      const keyEnd = valueEnd(bytes, cursor);
+      if (unpackr.unpack(bytes.subarray(cursor, keyEnd)) === wanted) found = keyEnd;
+      else cursor = valueEnd(bytes, keyEnd);
+    }
+    if (found < 0) throw new Error(`no ${wanted} in the map`);
+    at = found;
+  }
+  if (at >= bytes.length) throw new RangeError('msgpack value is truncated');
+  return at;
+}

@@ -2,10 +2,11 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
+import { Packr } from 'msgpackr';
 import { afterAll, describe, expect, it } from 'vitest';
 import { compile } from '../../compiler/pipeline.js';
 import { packBundle, type PackInput } from '../../compiler/pack/pack.js';
-import { createPackMemo, packMemoPath, readPackMemo, writePackMemo, type PackMemo } from '../../compiler/cache/pack-memo.js';
+import { chunkCount, createPackMemo, packMemoPath, readPackMemo, writePackMemo, type NodePack, type PackMemo } from '../../compiler/cache/pack-memo.js';
 import { buildIndex } from '../../compiler/pipeline.js';
 import { applyOp, opArbitrary, treeArbitrary, writeTree, type Tree } from '../helpers/arbitrary-tree.js';
 import { removeTree } from '../helpers/temp-tree.js';
@@ -78,5 +79,44 @@ describe('pack cache (compiler/cache/pack-memo.ts)', () => {
     const reference = await packInput(join(root, 'ref'), { 'entities/Pedido.md': `${tree['entities/Pedido.md']}\nOtra línea.\n` });
     expect(second.bundle.hash).not.toBe(first.bundle.hash);
     expect(second.bundle.hash).toBe(packBundle(reference).hash);
+  });
+
+  it('entries are decoded when read; one whose header does not fit it makes the build pack without the memo, same bytes', async () => {
+    const root = await fresh();
+    const doc = (id: string, text: string) => `---\nid: ${id}\nkind: entity\n---\n# ${id}\n\n## Descripción\n\n${text}\n\n## Atributos\n\n| a | b |\n|---|---|\n| x | y |\n`;
+    const tree: Tree = { 'entities/Pedido.md': doc('Pedido', 'Un pedido del cliente.'), 'entities/Cliente.md': doc('Cliente', 'Quien pide un [[Pedido]].') };
+    await writeTree(join(root, 'specs'), tree);
+    const dirs = { specsDir: join(root, 'specs'), outDir: join(root, 'dist'), indexDir: join(root, '.kdd-index') };
+    await buildIndex(dirs);
+    const file = packMemoPath(dirs.indexDir);
+    const memo = await readPackMemo(file);
+    const computed = createPackMemo();
+    packBundle(await packInput(join(root, 'ref0'), tree), { memo: computed });
+    // Read back lazily, an entry gives what was computed (term ids through each memo's vocabulary).
+    for (const [key, pack] of computed.entries) {
+      const stored = memo.entries.get(key)!;
+      const words = (m: PackMemo, ids: Uint32Array) => Array.from(ids, (id, k) => (k % 2 === 0 ? m.vocab.terms[id] : id));
+      const fields = (m: PackMemo, p: NodePack) => ({ lens: p.lens, terms: words(m, p.terms), keys: p.keys, chunkIds: p.chunkIds, chunkRows: p.chunkRows, chunkTerms: words(m, p.chunkTerms), chunkEnds: p.chunkEnds });
+      expect(fields(memo, stored)).toEqual(fields(computed, pack));
+      expect(chunkCount(stored)).toBe(pack.chunkIds.length);
+    }
+    // The header's lengths are outside the CRC: give one entry another chunk count.
+    const bytes = await readFile(file);
+    const length = bytes.readUInt32LE(0);
+    const packr = new Packr({ useRecords: false, variableMapSize: true });
+    const header = packr.unpack(bytes.subarray(4, 4 + length)) as { lengths: number[] };
+    header.lengths[2] = header.lengths[2]! + 1;
+    const head = packr.pack(header);
+    const padded = Buffer.alloc((4 + head.length + 3) & ~3);
+    padded.writeUInt32LE(head.length, 0);
+    head.copy(padded, 4);
+    await writeFile(file, Buffer.concat([padded, bytes.subarray((4 + length + 3) & ~3)]));
+    const edited = { ...tree, 'entities/Cliente.md': doc('Cliente', 'Quien pide un [[Pedido]] o dos.') };
+    await writeTree(join(root, 'specs'), edited, tree);
+    const report = await buildIndex(dirs);
+    expect(report.bundle.hash).toBe(packBundle(await packInput(join(root, 'ref'), edited)).hash);
+    // The memo written after it is sound again.
+    const after = await readPackMemo(file);
+    for (const pack of after.entries.values()) expect(pack.chunkIds.length).toBeGreaterThan(0);
   });
 });

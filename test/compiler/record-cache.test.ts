@@ -1,13 +1,15 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import fc from 'fast-check';
 import { Packr } from 'msgpackr';
 import { afterAll, describe, expect, it } from 'vitest';
 import { build } from '../../compiler/pipeline.js';
 import { canonical } from '../../formats/canonical.js';
 import { nodeFileText } from '../../formats/index-dir/node-file.js';
 import { readIndexDir } from '../../compiler/emit/read-index-dir.js';
-import { readRecordCache, restoreGraph } from '../../compiler/cache/record-cache.js';
+import { readRecordCache, restoreGraph, writeRecordCache } from '../../compiler/cache/record-cache.js';
+import { readStampColumns, stampColumns } from '../../compiler/cache/stamp-columns.js';
 import { linkRecords } from '../../compiler/graph/link.js';
 import { buildIndex } from '../../compiler/pipeline.js';
 import { removeTree, tempTree } from '../helpers/temp-tree.js';
@@ -110,5 +112,60 @@ describe('record cache', () => {
     const { dirs } = await setup();
     await buildIndex({ ...dirs, recordCache: false });
     await expect(readFile(dirs.recordCache)).rejects.toThrow();
+  });
+});
+
+describe('record cache layout', () => {
+  it('stamp columns give back every stamp exactly (fixed seed)', () => {
+    const stamp = fc.record({ size: fc.nat({ max: 2 ** 40 }), mtimeMs: fc.double({ min: 0, max: 4e12, noNaN: true }), ctimeMs: fc.double({ min: 0, max: 4e12, noNaN: true }) });
+    const path = fc.string({ minLength: 1, maxLength: 20 }).filter((p) => !p.includes('\0'));
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.tuple(path, stamp, fc.stringMatching(/^[0-9a-f]{64}$/)), { selector: ([p]) => p, maxLength: 30 }), (rows) => {
+        const specs = new Map(rows.map(([p, s, hash]) => [p, { ...s, hash }]));
+        const artifacts = new Map(rows.map(([p, s]) => [p, s]));
+        const packr = new Packr({ useRecords: false, variableMapSize: true });
+        const roundTrip = (value: unknown) => packr.unpack(packr.pack(value)) as unknown;
+        expect(readStampColumns(roundTrip(stampColumns(specs)), true)).toEqual(specs);
+        expect(readStampColumns(roundTrip(stampColumns(artifacts)), false)).toEqual(artifacts);
+        // Columns of one kind are not read as the other.
+        if (rows.length > 0) expect(readStampColumns(roundTrip(stampColumns(artifacts)), true)).toBeNull();
+      }),
+      { seed: 17, numRuns: 200 },
+    );
+  });
+
+  it('writes back the graph bytes it read when the graph is the restored one, the same bytes a fresh encoding gives', async () => {
+    const { root, dirs } = await setup();
+    await buildIndex(dirs);
+    const manifest = await readFile(join(dirs.indexDir, 'manifest.json'), 'utf8');
+    const cache = (await readRecordCache(dirs.recordCache, manifest))!;
+    const restored = restoreGraph(cache.records, cache.graph!);
+    const linked = linkRecords((await readIndexDir(dirs.indexDir)).records);
+    const reused = join(root, 'reused');
+    const fresh = join(root, 'fresh');
+    await writeRecordCache(reused, manifest, cache.records, cache.stamps, cache.artifacts, restored);
+    await writeRecordCache(fresh, manifest, cache.records, cache.stamps, cache.artifacts, linked);
+    expect((await readFile(reused)).equals(await readFile(fresh))).toBe(true);
+    expect((await readFile(reused)).equals(await readFile(dirs.recordCache))).toBe(true);
+    // A graph changed after it was restored is encoded again, not written from the old bytes.
+    const changed = { ...restored, dangling: [] };
+    await writeRecordCache(reused, manifest, cache.records, cache.stamps, cache.artifacts, changed);
+    expect((await readRecordCache(reused, manifest))!.graph!.dangling).toEqual([]);
+  });
+
+  it('a cache whose graph bytes were altered is ignored', async () => {
+    const { dirs } = await setup();
+    await buildIndex(dirs);
+    const manifest = await readFile(join(dirs.indexDir, 'manifest.json'), 'utf8');
+    const bytes = await readFile(dirs.recordCache);
+    const length = bytes.readUInt32LE(0);
+    const packr = new Packr({ useRecords: false, variableMapSize: true });
+    const header = packr.unpack(bytes.subarray(4, 4 + length)) as { graph: Uint8Array };
+    const graph = packr.unpack(header.graph) as { dangling: unknown[] };
+    const other = packr.pack({ ...header, graph: packr.pack({ ...graph, dangling: [{ from: 'x', to: 'y' }] }) });
+    const prefix = Buffer.alloc(4);
+    prefix.writeUInt32LE(other.length);
+    await writeFile(dirs.recordCache, Buffer.concat([prefix, other, bytes.subarray(4 + length)]));
+    expect(await readRecordCache(dirs.recordCache, manifest)).toBeNull();
   });
 });
