@@ -19,6 +19,12 @@ const EXACT_QUERY = 1.5;
 const EXACT_NAME = 0.5;
 /** Bonus when a plain word of the query is a node's title or alias (`Pedido`, `Query`). */
 const EXACT_WORD = 0.15;
+/**
+ * Query length, in content words, up to which a title word gets the whole {@link EXACT_WORD}; in a
+ * longer query the bonus shrinks with the share of the query the word accounts for. A one-word
+ * alias that a long question uses in passing ("…what the doctor wrote…") is a lead, not the subject.
+ */
+const EXACT_WORD_FULL_UP_TO = 3;
 /** Lexical candidates kept per query (graph expansion adds its own). */
 const LEXICAL_POOL = 300;
 
@@ -61,17 +67,24 @@ export function analyzeQuery(text: string, known: (term: string) => boolean = ()
   }
   groups.push(...idiomGroups(text, covered));
   const exact: { key: string; bonus: number }[] = [{ key: text.trim(), bonus: EXACT_QUERY }];
+  const contentWords = new Set(tokenize(text)).size;
   for (const m of text.matchAll(CHUNK)) {
     const chunk = m[0];
     if (chunk.length < 3 || chunk === text.trim()) continue;
     const idLike = /[-:]/.test(chunk) && /[A-Z]/.test(chunk);
     const camel = /\p{Ll}\p{Lu}|\p{Lu}{2,}\p{Ll}/u.test(chunk);
-    exact.push({ key: chunk, bonus: idLike ? EXACT_ID : camel ? EXACT_NAME : EXACT_WORD });
+    exact.push({ key: chunk, bonus: idLike ? EXACT_ID : camel ? EXACT_NAME : titleWordBonus(chunk, contentWords) });
     // `UC-001-IndexDocument` also names `UC-001`.
     const lead = /^([A-Za-z]+-\d+)-/.exec(chunk);
     if (lead) exact.push({ key: lead[1]!, bonus: EXACT_ID });
   }
   return { terms, groups, kinds: kindIntent(terms, text), exact };
+}
+
+/** {@link EXACT_WORD} scaled by the share of the query's content words that `chunk` accounts for. */
+function titleWordBonus(chunk: string, queryContentWords: number): number {
+  const share = tokenize(chunk).length / Math.max(1, queryContentWords);
+  return EXACT_WORD * Math.min(1, EXACT_WORD_FULL_UP_TO * share);
 }
 
 export interface LexicalCandidate {

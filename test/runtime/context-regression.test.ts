@@ -4,7 +4,8 @@
  * ~50 varied queries on the kdd-engine corpus and the fixtures, compared with a snapshot of the
  * outputs written before those changes (test/runtime/context-regression.cases.ts --write). Rewritten
  * only when the answer changes on purpose: when `passages` replaced `indexed_fields`, every id,
- * score, snippet and edge stayed as it was (checked case by case before writing).
+ * score, snippet and edge stayed as it was (checked case by case before writing); when the title-word
+ * bonus was scaled to the question's length, one case's scores moved and its order did not.
  */
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
