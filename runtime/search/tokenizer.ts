@@ -21,9 +21,13 @@ const ASCII = /^[\x00-\x7f]*$/;
 // CamelCase is still visible.
 export const CHUNK = /[\p{L}\p{N}]+(?:[-:_./][\p{L}\p{N}]+)*/gu;
 const CAMEL = /\p{Lu}+(?!\p{Ll})|\p{Lu}?\p{Ll}+|\p{N}+/gu;
+// Words CAMEL matches whole (`indice`, `Pedido`, `KDD`, `2024`): most words, answered without
+// running the Unicode expression.
+const ONE_PIECE = /^(?:[A-Z]?[a-z]+|[A-Z]+|[0-9]+)$/;
 
 /** Splits `KDDDocument` → [KDD, Document], `IndexIncremental` → [Index, Incremental]. */
 export function splitCamel(word: string): string[] {
+  if (ONE_PIECE.test(word)) return [word];
   return word.match(CAMEL) ?? [word];
 }
 

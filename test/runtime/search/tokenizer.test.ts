@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fold, splitCamel, tokenize } from '../../../runtime/search/index.js';
 import { stem } from '../../../runtime/search/stem.js';
@@ -23,6 +24,17 @@ describe('tokenize', () => {
     expect(splitCamel('KDDDocument')).toEqual(['KDD', 'Document']);
     expect(tokenize('KDDDocument')).toEqual(expect.arrayContaining(['kdddocument', 'kdd', 'document']));
     expect(tokenize('EVT-KDDDocument-Indexed')).toEqual(expect.arrayContaining(['evt-kdddocument-indexed', 'kdd', 'document']));
+  });
+
+  it('splits every word as the CamelCase expression does, one-piece words included', () => {
+    const camel = /\p{Lu}+(?!\p{Ll})|\p{Lu}?\p{Ll}+|\p{N}+/gu;
+    const word = fc.string({ unit: fc.constantFrom('a', 'z', 'A', 'Z', '0', '9', 'é', 'Ñ', 'ª', '٣', 'ǅ'), maxLength: 8 });
+    fc.assert(
+      fc.property(word, (w) => {
+        expect(splitCamel(w)).toEqual(w.match(camel) ?? [w]);
+      }),
+      { seed: 17, numRuns: 3000 },
+    );
   });
 
   it('stems inflections of one word to one term, in both languages', () => {
