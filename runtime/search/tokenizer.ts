@@ -70,6 +70,13 @@ export function tokenize(text: string, out: string[] = []): string[] {
   return out;
 }
 
+/** Tokens of one word (letters and digits only, no joiners): `tokenize(word)` without the search for chunks. */
+export function wordTokens(word: string): string[] {
+  const out: string[] = [];
+  pushWord(word, out);
+  return out;
+}
+
 function pushWord(part: string, out: string[]): void {
   const pieces = splitCamel(part);
   if (pieces.length > 1) {
