@@ -4,12 +4,16 @@
  * builds of the same tree agree byte for byte and merges can order versions (BR-MERGE-001
  * last-write-wins).
  */
-import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 
-const execFileAsync = promisify(execFile);
+/**
+ * `node:child_process` is imported when git first runs: it loads the network and stream modules
+ * too, a few milliseconds that a build outside a repository (no git to run) need not pay.
+ */
+const childProcess = () => import('node:child_process');
+
 /** Never wait for a password: a prompt would hang `kdd sync`, hooks and builds alike. */
 const NON_INTERACTIVE = { GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: 'echo', SSH_ASKPASS: 'echo', GCM_INTERACTIVE: 'never' };
 const MAX_OUTPUT = 256 * 1024 * 1024;
@@ -19,6 +23,7 @@ const MAX_OUTPUT = 256 * 1024 * 1024;
  * The environment is read per call, so a `GIT_DIR` or `HOME` set after import still reaches git.
  */
 export async function git(cwd: string, args: readonly string[]): Promise<string> {
+  const execFileAsync = promisify((await childProcess()).execFile);
   return (await execFileAsync('git', args, { cwd, env: { ...process.env, ...NON_INTERACTIVE }, maxBuffer: MAX_OUTPUT })).stdout;
 }
 
@@ -79,7 +84,8 @@ function insideWorkTree(dir: string): boolean {
 }
 
 /** Object contents for object names (blob ids, `rev:path`), in order, through one `git cat-file --batch` process. */
-export function catFiles(repo: string, specs: readonly string[]): Promise<string[]> {
+export async function catFiles(repo: string, specs: readonly string[]): Promise<string[]> {
+  const { spawn } = await childProcess();
   return new Promise((resolvePromise, reject) => {
     const child = spawn('git', ['cat-file', '--batch'], { cwd: repo, stdio: ['pipe', 'pipe', 'pipe'] });
     const chunks: Buffer[] = [];

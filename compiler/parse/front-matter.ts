@@ -54,29 +54,44 @@ const SAFE_OPTIONS = {
  */
 export function parseFrontMatter(source: string): FrontMatterResult {
   const text = source.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
-  const lines = text.split('\n');
-  const opening = OPENING.exec(lines[0] ?? '');
+  const firstEnd = lineEnd(text, 0);
+  const opening = OPENING.exec(text.slice(0, firstEnd));
   if (!opening) return { data: null, body: text };
 
   const language = opening[1]!.toLowerCase();
   if (!YAML_TAGS.has(language)) refuse(opening[1]!)();
 
-  const close = closingLine(lines);
-  const body = lines.slice(close + 1).join('\n');
+  // Only the block is cut into lines: the body is one slice, not every line split and joined again.
+  const { lines, bodyStart } = blockLines(text, firstEnd);
+  const close = lines.length - 1;
+  const body = text.slice(bodyStart);
   // Most blocks are plain `key: value` lines: read without js-yaml, with the same result (simple-yaml.ts).
-  const data = readSimpleMapping(lines, 1, close) ?? toMapping(parseYaml(lines.slice(0, close + 1).join('\n')));
+  const data = readSimpleMapping(lines, 1, close) ?? toMapping(parseYaml(lines.join('\n')));
   return { data, body };
 }
 
-/** Index of the line closing the block. Any later line starting with `---` must be exactly `---`. */
-function closingLine(lines: readonly string[]): number {
-  for (let index = 1; index < lines.length; index++) {
-    const line = lines[index]!;
+/** Offset of the `\n` ending the line that starts at `start`, or the text's length on the last line. */
+function lineEnd(text: string, start: number): number {
+  const end = text.indexOf('\n', start);
+  return end === -1 ? text.length : end;
+}
+
+/**
+ * The block's lines, opening to closing line, and where the body starts. The first later line
+ * starting with `---` must be exactly `---` and closes the block.
+ */
+function blockLines(text: string, firstEnd: number): { lines: string[]; bodyStart: number } {
+  const lines = [text.slice(0, firstEnd)];
+  for (let end = firstEnd; end < text.length; ) {
+    const start = end + 1;
+    end = lineEnd(text, start);
+    const line = text.slice(start, end);
+    lines.push(line);
     if (!line.startsWith('---')) continue;
     // gray-matter closes on the first line starting with `---`; refusing anything else keeps
     // our split and its split identical.
-    if (CLOSING.test(line)) return index;
-    throw new FrontMatterError(`Front-matter line ${index + 1} starts with '---' but is not a closing '---' line`, index + 1);
+    if (CLOSING.test(line)) return { lines, bodyStart: Math.min(end + 1, text.length) };
+    throw new FrontMatterError(`Front-matter line ${lines.length} starts with '---' but is not a closing '---' line`, lines.length);
   }
   throw new FrontMatterError("Front-matter opened on line 1 is never closed by a '---' line", 1);
 }

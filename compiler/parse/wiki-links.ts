@@ -84,6 +84,8 @@ const ID_REFERENCE = new RegExp(
 
 /** Bare KDD ids in `text`, deduplicated, in order of first appearance. */
 export function findIdReferences(text: string): string[] {
+  // Every id has a hyphen: most step texts and labels need no run of the expression (nor its compilation).
+  if (!text.includes('-')) return [];
   const seen = new Set<string>();
   for (const match of text.matchAll(ID_REFERENCE)) seen.add(match[0]);
   return [...seen];

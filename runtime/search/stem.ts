@@ -8,7 +8,7 @@
 const MIN = 3;
 
 // [suffix, replacement]; longest and most specific first.
-const RULES: readonly (readonly [string, string])[] = [
+export const RULES: readonly (readonly [string, string])[] = [
   ['aciones', ''], ['iciones', ''], ['ations', ''], ['itions', ''], ['acion', ''], ['icion', ''], ['ation', ''], ['ition', ''],
   ['amientos', ''], ['imientos', ''], ['amiento', ''], ['imiento', ''], ['mente', ''],
   ['ciones', 'cion'], ['siones', 'sion'], ['idades', 'idad'],
@@ -23,10 +23,21 @@ const RULES: readonly (readonly [string, string])[] = [
 
 const VOWEL_END = /[aeo]$/;
 
+// The rules by their suffix's last letter, in rule order: a word is only tried against the rules
+// that can end it (a handful instead of all of them, for every new word of a build).
+const RULES_BY_LAST = new Map<string, (readonly [string, string])[]>();
+for (const rule of RULES) {
+  const last = rule[0].at(-1)!;
+  const list = RULES_BY_LAST.get(last);
+  if (list) list.push(rule);
+  else RULES_BY_LAST.set(last, [rule]);
+}
+const NO_RULES: readonly (readonly [string, string])[] = [];
+
 export function stem(word: string): string {
   if (word.length <= MIN || /\d/.test(word)) return word;
   let w = word;
-  for (const [suffix, repl] of RULES) {
+  for (const [suffix, repl] of RULES_BY_LAST.get(w.at(-1)!) ?? NO_RULES) {
     if (w.endsWith(suffix) && w.length - suffix.length + repl.length >= MIN) {
       // `ss` (process, class) and `us`/`is` (status, analysis) are not English plurals.
       if (suffix === 's' && /(?:ss|us|is)$/.test(w)) break;

@@ -8,7 +8,7 @@
  * before costs no substring, no match object and no string hashing. Only a new run is cut out and
  * passed to `tokenize` (runtime/search/tokenizer.ts), so the ids are exactly those of `tokenize`.
  */
-import { tokenize } from './tokenizer.js';
+import { tokenize, wordTokens } from './tokenizer.js';
 
 /** Per UTF-16 code unit: 1 = a letter or digit (`\p{L}`/`\p{N}`), 2 = not one, 0 = not looked at yet. */
 const UNIT_CLASS = new Uint8Array(0x10000);
@@ -98,6 +98,7 @@ export class TermIds {
       // The longest `[\p{L}\p{N}]+(?:[-:_./][\p{L}\p{N}]+)*` from here, hashed as it is scanned.
       const start = i;
       let hash = FNV_OFFSET;
+      let joined = false;
       for (;;) {
         hash = Math.imul(hash ^ unit, FNV_PRIME);
         if (width === 2) hash = Math.imul(hash ^ text.charCodeAt(i + 1), FNV_PRIME);
@@ -111,11 +112,12 @@ export class TermIds {
         const nextWidth = alnumWidth(text, i + 1, to, next);
         if (nextWidth === 0) break;
         hash = Math.imul(hash ^ unit, FNV_PRIME);
+        joined = true;
         i++;
         unit = next;
         width = nextWidth;
       }
-      const list = this.runIds[this.run(text, start, i, hash)]!;
+      const list = this.runIds[this.run(text, start, i, hash, joined)]!;
       for (let k = 0; k < list.length; k++) out.push(list[k]!);
       if (runs) runs.push(start), runs.push(i), runs.push(out.length);
     }
@@ -131,8 +133,11 @@ export class TermIds {
     return id;
   }
 
-  /** Number of the run `text[start, end)` (whose hash is `hash`) in the memo, added when new. */
-  private run(text: string, start: number, end: number, hash: number): number {
+  /**
+   * Number of the run `text[start, end)` (whose hash is `hash`) in the memo, added when new. A run
+   * without joiners is one word: `tokenize` would find that one chunk and split nothing off it.
+   */
+  private run(text: string, start: number, end: number, hash: number, joined: boolean): number {
     const length = end - start;
     let mask = this.slots.length - 1;
     let slot = hash & mask;
@@ -142,7 +147,7 @@ export class TermIds {
       slot = (slot + 1) & mask;
     }
     const runText = text.slice(start, end);
-    const run = this.runIds.push(tokenize(runText).map((term) => this.id(term))) - 1;
+    const run = this.runIds.push((joined ? tokenize(runText) : wordTokens(runText)).map((term) => this.id(term))) - 1;
     this.runHashes.push(hash);
     this.runTexts.push(runText);
     this.slots[slot] = run + 1;

@@ -21,9 +21,13 @@ const ASCII = /^[\x00-\x7f]*$/;
 // CamelCase is still visible.
 export const CHUNK = /[\p{L}\p{N}]+(?:[-:_./][\p{L}\p{N}]+)*/gu;
 const CAMEL = /\p{Lu}+(?!\p{Ll})|\p{Lu}?\p{Ll}+|\p{N}+/gu;
+// Words CAMEL matches whole (`indice`, `Pedido`, `KDD`, `2024`): most words, answered without
+// running the Unicode expression.
+const ONE_PIECE = /^(?:[A-Z]?[a-z]+|[A-Z]+|[0-9]+)$/;
 
 /** Splits `KDDDocument` → [KDD, Document], `IndexIncremental` → [Index, Incremental]. */
 export function splitCamel(word: string): string[] {
+  if (ONE_PIECE.test(word)) return [word];
   return word.match(CAMEL) ?? [word];
 }
 
@@ -63,6 +67,13 @@ export function tokenize(text: string, out: string[] = []): string[] {
     }
     for (const part of parts) pushWord(part, out);
   }
+  return out;
+}
+
+/** Tokens of one word (letters and digits only, no joiners): `tokenize(word)` without the search for chunks. */
+export function wordTokens(word: string): string[] {
+  const out: string[] = [];
+  pushWord(word, out);
   return out;
 }
 
