@@ -161,10 +161,16 @@ export async function buildIndex(options: IndexBuildOptions): Promise<IndexBuild
   // pointer names stays until the pointer moves (docs/integrity.md).
   const bundle = packed && (await writeBundle(outDir, packed));
   packed = null;
+  // From here only the nodes' keys are needed, and the memo is handed over: the per-node products
+  // become garbage once the memo is written, before the record cache is encoded.
+  const packedKeys = (prepared as PreparedNodes | null)?.packed.map((p) => p.key) ?? [];
+  prepared = null;
+  const pending = { memo };
+  memo = undefined;
   // Caches before the pointer: once kdd.json changes the build is over, for readers and hot swap alike.
-  await saveCaches(indexDir, cacheFiles, compiled, earlier, artifacts, memo, kept !== null);
+  await saveCaches(indexDir, cacheFiles, compiled, earlier, artifacts, pending, kept !== null);
   const pointer = kept ?? (await writePointer(outDir, bundle!, compiled.manifest, digest, weight));
-  if (!kept) await Promise.all([rememberBundle(checked, outDir, pointer), cacheFiles.pack && rememberPack(indexDir, pointer.bundle, prepared!)]);
+  if (!kept) await Promise.all([rememberBundle(checked, outDir, pointer), cacheFiles.pack && rememberPack(indexDir, pointer.bundle, packedKeys)]);
   await markBuildFinished(indexDir);
   writing.end();
   return indexBuildReport(compiled, earlier.fullReason, pointer, written, kept !== null, artifactSizes(weight, pointer.bytes), performance.now() - started);

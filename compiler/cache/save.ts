@@ -19,23 +19,40 @@ export interface CacheFiles {
   pack: string | null;
 }
 
+/** The pack memo to save, handed over: {@link saveCaches} lets go of it once written. */
+export interface PendingMemo {
+  memo: PackMemo | undefined;
+}
+
 /**
  * `artifacts`: stamps of the node and edge files as this build left them (compiler/cache/stamps.ts
  * `artifactStamps`). `kept`: the previous bundle was kept (nothing packed); the record cache is then
  * rewritten only when the spec stamps moved.
  */
-export async function saveCaches(indexDir: string, files: CacheFiles, compiled: Compiled, earlier: Earlier, artifacts: ReadonlyMap<string, ArtifactStamp>, memo: PackMemo | undefined, kept: boolean): Promise<void> {
-  // One after the other: each is encoded whole in memory before it is written (40 and 54 MB at
-  // 10,800 documents), and both at once raised the build's peak. The memo goes first: its bytes are
-  // dropped once written, while the record cache's stay with their records for the next build.
-  // Loaded with the pack stage, which made the memo: no cost to a build that packed nothing.
-  if (memo && files.pack) await import('./pack-memo.js').then(({ writePackMemo }) => writePackMemo(files.pack!, memo)).catch(() => undefined);
+export async function saveCaches(indexDir: string, files: CacheFiles, compiled: Compiled, earlier: Earlier, artifacts: ReadonlyMap<string, ArtifactStamp>, pending: PendingMemo, kept: boolean): Promise<void> {
+  // One after the other, the memo first: it is written as views of the per-node products, which
+  // are let go of once it is written, so the record cache's light parts and links (copied per
+  // record, kept with their records for the next build) are made after the products are garbage.
+  if (files.pack) await writeMemo(files.pack, pending);
   const recordFile = files.records;
   if (recordFile && (!kept || !sameStamps(earlier.stamps, compiled.stamps))) {
     await readFile(join(indexDir, 'manifest.json'), 'utf8')
       .then((text) => writeCache(recordFile, compiled, artifacts, text))
       .catch(() => undefined);
   }
+}
+
+/**
+ * Writes the memo and drops the last reference to it: the per-node products it holds (its term ids
+ * alone are most of its 40 MB on disk at 10,800 documents) are then garbage.
+ */
+async function writeMemo(file: string, pending: PendingMemo): Promise<void> {
+  const memo = pending.memo;
+  pending.memo = undefined;
+  if (!memo) return;
+  // Loaded with the pack stage, which made the memo: no cost to a build that packed nothing.
+  const { writePackMemo } = await import('./pack-memo.js');
+  await writePackMemo(file, memo).catch(() => undefined);
 }
 
 /**

@@ -51,7 +51,7 @@ interface LastPack {
   format: string;
   fingerprint: string;
   bundle: string;
-  keys: string[];
+  keys: readonly string[];
 }
 
 export const lastPackPath = (indexDir: string) => join(indexDir, CACHE_DIR, 'last-pack');
@@ -115,8 +115,8 @@ export async function bundleWithoutBodies(path: string, size: number, firstRead 
 }
 
 /** Records which node (content key) sits at each position of the bundle just written. */
-export async function rememberPack(indexDir: string, bundle: string, nodes: PreparedNodes): Promise<void> {
-  const record: LastPack = { format: FORMAT, fingerprint: codeFingerprint(), bundle, keys: nodes.packed.map((p) => p.key) };
+export async function rememberPack(indexDir: string, bundle: string, keys: readonly string[]): Promise<void> {
+  const record: LastPack = { format: FORMAT, fingerprint: codeFingerprint(), bundle, keys };
   // A cache like the others: failing to write it only means a full pack next time.
   await writeAtomic(lastPackPath(indexDir), JSON.stringify(record)).catch(() => undefined);
 }
