@@ -16,7 +16,7 @@ import type { QuantizedVectors } from '../../formats/bundle/vectors.js';
 import { withEnrichmentSections } from '../enrich/edges.js';
 import type { Graph } from '../graph/link.js';
 import { canonical } from '../../formats/canonical.js';
-import { memoNodePack, type NodePack, type PackMemo } from '../cache/pack-memo.js';
+import { chunkCount, memoNodePack, type NodePack, type PackMemo } from '../cache/pack-memo.js';
 import { computeNodePack } from './node-pack.js';
 import { packedEdges, packedNode, type PackedNode } from '../cache/packed-node.js';
 import type { GraphNode } from '../../model/graph.js';
@@ -143,7 +143,7 @@ export function bundleHash(bytes: Uint8Array): string {
 
 /** The bundle's chunks (`chunkAll` of each node, in node order) as the bundle's columns. */
 function chunkColumns(packs: readonly NodePack[], nodes: readonly GraphNode[]): EncodedChunks {
-  const columns = new ChunkColumns(chunkCount(packs));
+  const columns = new ChunkColumns(totalChunks(packs));
   packs.forEach((pack, node) => {
     const r = pack.chunkRows;
     pack.chunkIds.forEach((id, k) => columns.add(id, node, nodes[node]!.id, r[k * 5]!, r[k * 5 + 1]!, r[k * 5 + 2]!, r[k * 5 + 3]!, r[k * 5 + 4] === 1));
@@ -154,7 +154,7 @@ function chunkColumns(packs: readonly NodePack[], nodes: readonly GraphNode[]): 
 /** Each chunk's `[term, tf]` pairs (chunk i = item i, bundle order): ranges of its node's `chunkTerms`. */
 function chunkTermRuns(packs: readonly NodePack[]): PairRuns {
   return {
-    count: chunkCount(packs),
+    count: totalChunks(packs),
     forEach(visit) {
       let item = 0;
       for (const pack of packs) {
@@ -165,9 +165,10 @@ function chunkTermRuns(packs: readonly NodePack[]): PairRuns {
   };
 }
 
-function chunkCount(packs: readonly NodePack[]): number {
+/** Chunks of all `packs` (cache/pack-memo.ts `chunkCount` of each: a stored entry need not be decoded for it). */
+function totalChunks(packs: readonly NodePack[]): number {
   let count = 0;
-  for (const pack of packs) count += pack.chunkIds.length;
+  for (const pack of packs) count += chunkCount(pack);
   return count;
 }
 

@@ -56,7 +56,8 @@ function joinedPairs(text: string, known: (term: string) => boolean): string[] {
 }
 
 export function analyzeQuery(text: string, known: (term: string) => boolean = () => false): QueryAnalysis {
-  const terms = [...new Set([...tokenize(text), ...joinedPairs(text, known)])];
+  const typed = tokenize(text);
+  const terms = [...new Set([...typed, ...joinedPairs(text, known)])];
   const covered = new Set<string>();
   const groups: TermAlternative[][] = [];
   for (const term of terms) {
@@ -67,7 +68,7 @@ export function analyzeQuery(text: string, known: (term: string) => boolean = ()
   }
   groups.push(...idiomGroups(text, covered));
   const exact: { key: string; bonus: number }[] = [{ key: text.trim(), bonus: EXACT_QUERY }];
-  const contentWords = new Set(tokenize(text)).size;
+  const contentWords = new Set(typed).size;
   for (const m of text.matchAll(CHUNK)) {
     const chunk = m[0];
     if (chunk.length < 3 || chunk === text.trim()) continue;
