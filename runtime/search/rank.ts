@@ -42,15 +42,26 @@ export interface QueryAnalysis {
 const CHUNK = /[\p{L}\p{N}]+(?:[-:_./][\p{L}\p{N}]+)*/gu;
 
 /**
+ * Words that join the nouns of a compound name and that its CamelCase form drops (`pasarela de
+ * pagos` → `PasarelaPagos`, `bill of materials` → `BillMaterials`).
+ */
+const NAME_JOINERS = new Set(['de', 'del', 'of']);
+
+/**
  * Adjacent query words joined, as the tokenizer indexes CamelCase names (`graph node` →
- * `graphnode`, `index manifest` → `indexmanifest`). Kept only when `known` says the index has it.
+ * `graphnode`, `index manifest` → `indexmanifest`), also across a {@link NAME_JOINERS} word. Kept
+ * only when `known` says the index has it.
  */
 function joinedPairs(text: string, known: (term: string) => boolean): string[] {
   const words = text.split(/[^\p{L}\p{N}]+/u).filter(Boolean);
   const out: string[] = [];
-  for (let i = 0; i + 1 < words.length; i++) {
-    const t = term(words[i]! + words[i + 1]!);
+  const join = (a: string, b: string) => {
+    const t = term(a + b);
     if (t && known(t)) out.push(t);
+  };
+  for (let i = 0; i + 1 < words.length; i++) {
+    join(words[i]!, words[i + 1]!);
+    if (i + 2 < words.length && NAME_JOINERS.has(fold(words[i + 1]!))) join(words[i]!, words[i + 2]!);
   }
   return out;
 }
