@@ -12,7 +12,9 @@
  * questions leave definitions out: they ask what depends on a subject, not what it means.
  *
  * Reads the structured `terms` field of glossary nodes (name / meaning per row), tokenised once per
- * loaded index. An index whose nodes carry no fields (the docs site's sharded search) has no rows.
+ * loaded index and kept under the terms of each row's name, so a query visits only the rows it names
+ * (no work at all for a query that names none). An index whose nodes carry no fields (the docs
+ * site's sharded search) has no rows.
  */
 import type { KddIndex } from '../kdd-index.js';
 import { tokenize } from './tokenizer.js';
@@ -26,30 +28,31 @@ interface DefinitionRow {
   node: number;
   /** The defined term as written. */
   name: string;
-  nameTerms: ReadonlySet<string>;
   /** Terms of the name and the meaning. */
   terms: ReadonlySet<string>;
 }
 
-const ROWS = new WeakMap<KddIndex, DefinitionRow[]>();
+/** Per loaded index: each row under every term of its defined name (a query visits only the rows it names). */
+const ROWS_BY_NAME_TERM = new WeakMap<KddIndex, Map<string, DefinitionRow[]>>();
 
-function rowsOf(index: KddIndex): DefinitionRow[] {
-  let rows = ROWS.get(index);
-  if (rows) return rows;
-  rows = [];
+function rowsByNameTerm(index: KddIndex): Map<string, DefinitionRow[]> {
+  let byTerm = ROWS_BY_NAME_TERM.get(index);
+  if (byTerm) return byTerm;
+  byTerm = new Map();
   const { nodes } = index.bundle;
   for (let node = 0; node < nodes.length; node++) {
     const { kind, indexed_fields: fields } = nodes[node]!;
     if (kind !== 'glossary' || !Array.isArray(fields.terms)) continue;
-    for (const row of fields.terms as unknown[]) {
-      const { name, meaning } = (row ?? {}) as { name?: unknown; meaning?: unknown };
+    for (const entry of fields.terms as unknown[]) {
+      const { name, meaning } = (entry ?? {}) as { name?: unknown; meaning?: unknown };
       if (typeof name !== 'string') continue;
       const nameTerms = new Set(tokenize(name));
-      rows.push({ node, name, nameTerms, terms: new Set([...nameTerms, ...tokenize(typeof meaning === 'string' ? meaning : '')]) });
+      const row = { node, name, terms: new Set([...nameTerms, ...tokenize(typeof meaning === 'string' ? meaning : '')]) };
+      for (const t of nameTerms) byTerm.set(t, [...(byTerm.get(t) ?? []), row]);
     }
   }
-  ROWS.set(index, rows);
-  return rows;
+  ROWS_BY_NAME_TERM.set(index, byTerm);
+  return byTerm;
 }
 
 export interface DefinitionMatch {
@@ -62,8 +65,11 @@ export interface DefinitionMatch {
 /** Glossary node → its best row for the query (rows whose term holds no query word left out). `only`: that node alone. */
 export function definitionMatches(index: KddIndex, groups: readonly (readonly TermAlternative[])[], only?: number): Map<number, DefinitionMatch> {
   const out = new Map<number, DefinitionMatch>();
-  const rows = rowsOf(index);
-  if (rows.length === 0) return out;
+  const byTerm = rowsByNameTerm(index);
+  // The rows whose defined term holds a query word, each once, in the order the query names them.
+  const named = new Set<DefinitionRow>();
+  for (const group of groups) for (const alt of group) for (const row of byTerm.get(alt.term) ?? []) if (only === undefined || row.node === only) named.add(row);
+  if (named.size === 0) return out;
   const size = index.text.size;
   const weights = groups.map((group) => {
     let best = 0;
@@ -75,19 +81,12 @@ export function definitionMatches(index: KddIndex, groups: readonly (readonly Te
   });
   const total = weights.reduce((sum, w) => sum + w, 0);
   if (total === 0) return out;
-  for (const row of rows) {
-    if (only !== undefined && row.node !== only) continue;
-    let named = false;
+  for (const row of named) {
     let held = 0;
-    for (let i = 0; i < groups.length; i++) {
-      const group = groups[i]!;
-      if (group.some((alt) => row.terms.has(alt.term))) held += weights[i]!;
-      if (!named && group.some((alt) => row.nameTerms.has(alt.term))) named = true;
-    }
-    if (!named || held === 0) continue;
+    for (let i = 0; i < groups.length; i++) if (groups[i]!.some((alt) => row.terms.has(alt.term))) held += weights[i]!;
     const share = held / total;
     const best = out.get(row.node);
-    if (!best || share > best.share) out.set(row.node, { share, term: row.name });
+    if (share > 0 && (!best || share > best.share)) out.set(row.node, { share, term: row.name });
   }
   return out;
 }
