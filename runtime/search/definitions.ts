@@ -1,7 +1,7 @@
 /**
  * Glossary definitions scored row by row. A glossary holds every definition of a tree in one
- * document, so a question about one term ("qué es una reposición", "difference between a work and a
- * copy") meets it as one long body where the asked word is one row among many, while the entities
+ * document, so a question about one term ("what is a grace period", "diferencia entre cuota y
+ * tarifa") meets it as one long body where the asked word is one row among many, while the entities
  * around it carry that word in their title and collect graph score (glossaries have no typed edges).
  * Scored on its own, the row that defines the word is as short and as specific as an entity.
  *

@@ -7,7 +7,7 @@
  * subject's dependants by distance against the edges was measured and lowered dev nDCG@10:
  * docs/decisions/retrieval-generalization.md.)
  *
- * A kind named in an impact question ("the Appointment entity", "la regla BR-…") says what the subject
+ * A kind named in an impact question ("the Subscription entity", "la regla BR-…") says what the subject
  * is, not what the answer should be: what depends on an entity is rules, commands, events and views.
  * So the kind intent does not apply, and the kind word frames the question like the others (it still
  * matches the subject, whose kind it is).

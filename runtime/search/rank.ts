@@ -45,8 +45,8 @@ export interface QueryAnalysis {
 const CHUNK = /[\p{L}\p{N}]+(?:[-:_./][\p{L}\p{N}]+)*/gu;
 
 /**
- * Words that join the nouns of a compound name and that its CamelCase form drops (`pasarela de
- * pagos` → `PasarelaPagos`, `bill of materials` → `BillMaterials`).
+ * Words that join the nouns of a compound name and that its CamelCase form drops (`centro de
+ * costes` → `CentroCostes`, `bill of materials` → `BillMaterials`).
  */
 const NAME_JOINERS = new Set(['de', 'del', 'of']);
 

@@ -9,50 +9,50 @@ import { tokenize } from '../../../runtime/search/tokenizer.js';
 import { makeIndex } from '../../helpers/make-index.js';
 
 // A long glossary: the rows that answer are a small part of its text.
-const FILLER = Array.from({ length: 14 }, (_, i) => ({ name: `Term${i} word${i}`, meaning: `Meaning number ${i} about shelves, members, branches, opening hours and the catalogue.` }));
+const FILLER = Array.from({ length: 14 }, (_, i) => ({ name: `Term${i} word${i}`, meaning: `Meaning number ${i} about lockers, members, studios, opening hours and the timetable.` }));
 const ROWS = [
-  { name: 'Work', meaning: 'A title as the catalogue describes it, whatever its copies.' },
-  { name: 'Copy', meaning: 'One physical item of a work, with its own barcode and shelf.' },
-  { name: 'Hold', meaning: 'A request to borrow a work when a copy comes back.' },
-  { name: 'Fine', meaning: 'What a member pays for each day a loan is late.' },
-  { name: 'Replacement', meaning: 'The price a member pays for a copy lost or damaged beyond repair.' },
+  { name: 'Course', meaning: 'A programme as the timetable describes it, whatever its sessions.' },
+  { name: 'Session', meaning: 'One meeting of a course, with its own room and start time.' },
+  { name: 'Waitlist', meaning: 'A request to join a course when a session frees a place.' },
+  { name: 'Fee', meaning: 'What a member pays for each month of a course.' },
+  { name: 'Makeup', meaning: 'The extra session a member books when a session is missed for illness.' },
   ...FILLER,
 ];
-const glossaryNode = { id: 'GLOSS:Glossary', title: 'Library glossary', indexed_fields: { description: 'Words the staff use.', terms: ROWS } };
+const glossaryNode = { id: 'GLOSS:Glossary', title: 'Club glossary', indexed_fields: { description: 'Words the staff use.', terms: ROWS } };
 // Entities named by the asked words, linked to each other: they collect title and graph score.
 const index = makeIndex(
   [
     glossaryNode,
-    { id: 'Entity:Copy', title: 'Copy', indexed_fields: { description: 'A copy on a shelf; belongs to a work.' } },
-    { id: 'Entity:Work', title: 'Work', indexed_fields: { description: 'A work in the catalogue; has copies and holds.' } },
-    { id: 'Entity:Loan', title: 'Loan', indexed_fields: { description: 'A copy lent to a member; a lost copy is charged for its replacement.' } },
-    { id: 'BR:BR-001', title: 'Lost items', indexed_fields: { declaration: 'A copy reported lost is charged to the member at its replacement price.' } },
+    { id: 'Entity:Session', title: 'Session', indexed_fields: { description: 'A session in a room; belongs to a course.' } },
+    { id: 'Entity:Course', title: 'Course', indexed_fields: { description: 'A course in the timetable; has sessions and a waitlist.' } },
+    { id: 'Entity:Booking', title: 'Booking', indexed_fields: { description: 'A session booked by a member; a missed session can get a makeup.' } },
+    { id: 'BR:BR-001', title: 'Missed sessions', indexed_fields: { declaration: 'A session missed for illness gives the member one makeup booking.' } },
   ],
   [
-    { from: 'Entity:Copy', to: 'Entity:Work', type: 'DOMAIN_RELATION' },
-    { from: 'Entity:Loan', to: 'Entity:Copy', type: 'DOMAIN_RELATION' },
-    { from: 'BR:BR-001', to: 'Entity:Copy', type: 'ENTITY_RULE' },
+    { from: 'Entity:Session', to: 'Entity:Course', type: 'DOMAIN_RELATION' },
+    { from: 'Entity:Booking', to: 'Entity:Session', type: 'DOMAIN_RELATION' },
+    { from: 'BR:BR-001', to: 'Entity:Session', type: 'ENTITY_RULE' },
   ],
 );
 
 describe('glossary definitions', () => {
   it('scores the row that defines an asked word, and names it in why', () => {
     // Without its rows scored, the glossary is not among the first three (the entities win by title and graph).
-    const answer = context(index, { query_text: 'difference between a work and a copy', limit: 3, explain: true });
+    const answer = context(index, { query_text: 'difference between a course and a session', limit: 3, explain: true });
     const glossary = answer.results.find((h) => h.node_id === 'GLOSS:Glossary');
-    expect(['Work', 'Copy']).toContain(glossary!.why!.definition);
-    const lost = context(index, { query_text: 'what is a replacement when a copy is lost', limit: 5, explain: true });
+    expect(['Course', 'Session']).toContain(glossary!.why!.definition);
+    const lost = context(index, { query_text: 'what is a makeup when a session is missed', limit: 5, explain: true });
     const replacement = lost.results.find((h) => h.node_id === 'GLOSS:Glossary')!;
-    expect(replacement.why!.definition).toBe('Replacement');
-    expect(describeWhy(replacement.why!)).toContain('definition: the glossary row "Replacement"');
+    expect(replacement.why!.definition).toBe('Makeup');
+    expect(describeWhy(replacement.why!)).toContain('definition: the glossary row "Makeup"');
     // Other nodes carry no definition.
     expect(answer.results.filter((h) => h.why!.definition !== undefined).map((h) => h.node_id)).toEqual(['GLOSS:Glossary']);
   });
 
   it('needs a word of the query in the defined term, and leaves impact questions out', () => {
-    // "lost" and "price" are in the Replacement row's meaning, but no row defines them.
-    expect(definitionMatches(index, analyzeQuery('lost price').groups).size).toBe(0);
-    const impact = context(index, { query_text: 'if the Copy entity changes, what depends on it?', limit: 10, explain: true });
+    // "illness" and "extra" are in the Makeup row's meaning, but no row defines them.
+    expect(definitionMatches(index, analyzeQuery('illness extra').groups).size).toBe(0);
+    const impact = context(index, { query_text: 'if the Session entity changes, what depends on it?', limit: 10, explain: true });
     expect(impact.results.every((h) => h.why!.definition === undefined)).toBe(true);
   });
 
