@@ -88,8 +88,9 @@ const whySchema = s.object(
     graph_path: s.array(s.object({ from_node: s.string(), edge_type: s.string(), to_node: s.string() })),
     depends_on: s.object({ from_node: s.string(), edge_type: s.string(), to_node: s.string() }),
     semantic_chunk: s.string(),
+    definition: s.string(),
   },
-  ['exact', 'kind_asked', 'graph_path', 'depends_on', 'semantic_chunk'],
+  ['exact', 'kind_asked', 'graph_path', 'depends_on', 'semantic_chunk', 'definition'],
 );
 const violationShape = { from_node: s.string(), to_node: s.string(), from_layer: layer, to_layer: layer, edge_type: s.string(), source_file: s.string() };
 const nodeSummarySchema = s.object(

@@ -1,11 +1,13 @@
 /**
  * Why a node ranked: the query terms it contains and in which fields, the translations / same-concept
  * words that matched in place of the word typed, the exact id or title it answered, whether its kind is
- * the one asked for, and the graph path that carried score to it from a matching node.
+ * the one asked for, the glossary row that defines an asked word, and the graph path that carried
+ * score to it from a matching node.
  * Computed only for returned hits and only when asked (`explain: true`): it is small, but an agent's
  * token budget is better spent on specs by default.
  */
 import type { KddIndex } from '../kdd-index.js';
+import { definitionMatches } from './definitions.js';
 import type { Expansion } from './expand.js';
 import { fold } from './tokenizer.js';
 import type { QueryAnalysis } from './rank.js';
@@ -40,6 +42,8 @@ export interface Why {
   depends_on?: PathStep;
   /** L2, a result of the semantic list: the chunk whose vector was closest to the query's. */
   semantic_chunk?: string;
+  /** A glossary: the defined term whose row holds the query's words (definitions.ts). */
+  definition?: string;
 }
 
 const step = (s: PathStep) => `${s.from_node} -${s.edge_type}-> ${s.to_node}`;
@@ -57,6 +61,7 @@ export function describeWhy(why: Why, spell: (term: string) => string = (term) =
   if (why.graph_path) parts.push(`graph: ${why.graph_path.map(step).join(', ')}`);
   if (why.depends_on) parts.push(`depends on the subject: ${step(why.depends_on)}`);
   if (why.semantic_chunk) parts.push(`semantic: closest passage ${why.semantic_chunk}`);
+  if (why.definition) parts.push(`definition: the glossary row "${why.definition}"`);
   return parts;
 }
 
@@ -83,6 +88,8 @@ export function explainNode(index: KddIndex, analysis: QueryAnalysis, expansion:
   if (analysis.kinds.has(target.kind)) why.kind_asked = true;
   const path = expansion && viaGraph ? graphPath(index, expansion, node) : [];
   if (path.length > 0) why.graph_path = path;
+  const definition = analysis.intent === 'impact' ? undefined : definitionMatches(index, analysis.groups, node).get(node);
+  if (definition) why.definition = definition.term;
   return why;
 }
 

@@ -6,7 +6,14 @@
  * expansion then brings the subject's neighbours, dependants included. (An extra score for the
  * subject's dependants by distance against the edges was measured and lowered dev nDCG@10:
  * docs/decisions/retrieval-generalization.md.)
+ *
+ * A kind named in an impact question ("the Subscription entity", "la regla BR-…") says what the subject
+ * is, not what the answer should be: what depends on an entity is rules, commands, events and views.
+ * So the kind intent does not apply, and the kind word frames the question like the others (it still
+ * matches the subject, whose kind it is).
  */
+import { kindWords } from './lexicon.js';
+import type { QueryAnalysis } from './rank.js';
 import { tokenize } from './tokenizer.js';
 import type { TermAlternative } from './types.js';
 
@@ -32,7 +39,18 @@ export function isImpactQuestion(text: string, terms: readonly string[]): boolea
 /** Weight left to a word that frames an impact question (it may still be the topic: "impact analysis"). */
 const FRAME_WEIGHT = 0.25;
 
-/** The query's concept groups with the words that frame an impact question weighted down. */
-export function subjectGroups(groups: readonly (readonly TermAlternative[])[]): TermAlternative[][] {
-  return groups.map((group) => (FRAME_WORDS.has(group[0]!.term) ? group.map((alt) => ({ term: alt.term, weight: alt.weight * FRAME_WEIGHT })) : [...group]));
+/**
+ * The query's concept groups with the words that frame an impact question weighted down: the framing
+ * words above, and `kindNames` (the query's words that name a kind).
+ */
+export function subjectGroups(groups: readonly (readonly TermAlternative[])[], kindNames: ReadonlySet<string> = new Set()): TermAlternative[][] {
+  return groups.map((group) => {
+    const typed = group[0]!.term;
+    return FRAME_WORDS.has(typed) || kindNames.has(typed) ? group.map((alt) => ({ ...alt, weight: alt.weight * FRAME_WEIGHT })) : [...group];
+  });
+}
+
+/** An impact question's analysis: ranked by its subject, with no kind intent (see the module comment). */
+export function subjectAnalysis(analysis: QueryAnalysis): QueryAnalysis {
+  return { ...analysis, groups: subjectGroups(analysis.groups, kindWords(analysis.terms)), kinds: new Set(), intent: 'impact' };
 }

@@ -235,11 +235,20 @@ export function alternativesOf(stem: string): readonly TermAlternative[] {
 }
 
 // A how-to question ("how do I…", "cómo se…", "steps to…") that names no kind asks for the behaviour
-// that does it. "how" and "cómo" are stop words, so this reads the text itself. "How" before a word of
-// degree ("how long", "how many", "how much", "how often"…) asks for a quantity, which a rule or an
-// entity states, not for steps (Spanish asks those with "cuánto", never with "cómo").
+// that does it: use cases, commands, processes and the UI flows that walk a user through its steps.
+// "how" and "cómo" are stop words, so this reads the text itself. "How" before a word of degree ("how
+// long", "how many", "how much", "how often"…) asks for a quantity, which a rule or an entity states,
+// not for steps (Spanish asks those with "cuánto", never with "cómo").
 const HOW_TO = /^\s*(?:¿\s*)?(?:how\b(?!\s+(?:long|many|much|often|far|soon|old|big|large|small|fast|late|early)\b)|c[oó]mo\b|steps\b|pasos\b)/iu;
-const HOW_TO_KINDS: readonly Kind[] = ['use-case', 'command', 'process'];
+const HOW_TO_KINDS: readonly Kind[] = ['use-case', 'command', 'process', 'ui-flow'];
+
+/** The query stems that name a kind ("entity", "regla", both words of "business rule"). */
+export function kindWords(queryStems: readonly string[]): Set<string> {
+  const present = new Set(queryStems);
+  const out = new Set(queryStems.filter((s) => KIND_BY_STEM.has(s)));
+  for (const [a, b] of PAIRS) if (present.has(a) && present.has(b)) out.add(a).add(b);
+  return out;
+}
 
 /** Kinds the query asks for by name ("which rule…", "casos de uso de…"), or by asking how ("how do I…"). */
 export function kindIntent(queryStems: readonly string[], text = ''): Set<Kind> {

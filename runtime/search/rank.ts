@@ -1,10 +1,11 @@
 /**
  * Lexical ranking that uses what the compiler knows: exact id / title / alias hits, field-aware
- * BM25F, the bilingual KDD vocabulary and the kind the query asks for. Graph proximity is added on
+ * BM25F, the bilingual KDD vocabulary, the kind the query asks for and glossary rows (definitions.ts). Graph proximity is added on
  * top by `expand.ts`; the fusion of both lives in runtime/queries/context.ts.
  */
 import type { Kind } from '../../model/graph.js';
 import type { KddIndex } from '../kdd-index.js';
+import { DEFINITION_WEIGHT, definitionMatches } from './definitions.js';
 import { alternativesOf, idiomGroups, kindIntent } from './lexicon.js';
 import { fold, term, tokenize } from './tokenizer.js';
 import type { TermAlternative } from './types.js';
@@ -37,20 +38,33 @@ export interface QueryAnalysis {
   kinds: Set<Kind>;
   /** Chunks of the query to look up exactly, with their bonus. */
   exact: { key: string; bonus: number }[];
+  /** Set for a question whose intent changes how it is ranked (impact-intent.ts). */
+  intent?: 'impact';
 }
 
 const CHUNK = /[\p{L}\p{N}]+(?:[-:_./][\p{L}\p{N}]+)*/gu;
 
 /**
+ * Words that join the nouns of a compound name and that its CamelCase form drops (`centro de
+ * costes` → `CentroCostes`, `bill of materials` → `BillMaterials`).
+ */
+const NAME_JOINERS = new Set(['de', 'del', 'of']);
+
+/**
  * Adjacent query words joined, as the tokenizer indexes CamelCase names (`graph node` →
- * `graphnode`, `index manifest` → `indexmanifest`). Kept only when `known` says the index has it.
+ * `graphnode`, `index manifest` → `indexmanifest`), also across a {@link NAME_JOINERS} word. Kept
+ * only when `known` says the index has it.
  */
 function joinedPairs(text: string, known: (term: string) => boolean): string[] {
   const words = text.split(/[^\p{L}\p{N}]+/u).filter(Boolean);
   const out: string[] = [];
-  for (let i = 0; i + 1 < words.length; i++) {
-    const t = term(words[i]! + words[i + 1]!);
+  const join = (a: string, b: string) => {
+    const t = term(a + b);
     if (t && known(t)) out.push(t);
+  };
+  for (let i = 0; i + 1 < words.length; i++) {
+    join(words[i]!, words[i + 1]!);
+    if (i + 2 < words.length && NAME_JOINERS.has(fold(words[i + 1]!))) join(words[i]!, words[i + 2]!);
   }
   return out;
 }
@@ -90,7 +104,7 @@ function titleWordBonus(chunk: string, queryContentWords: number): number {
 
 export interface LexicalCandidate {
   node: number;
-  /** BM25F score / best BM25F score of the query, times the kind factor. */
+  /** BM25F score / best BM25F score of the query, times the kind factor (+ a glossary's definition score, definitions.ts). */
   lexical: number;
   /** Largest exact-match bonus (0 if none). */
   exact: number;
@@ -164,6 +178,12 @@ export function lexicalScores(index: KddIndex, analysis: QueryAnalysis): Lexical
         lexical[node] = 0;
         exact[node] = Math.max(0, bonus);
       } else exact[node] = Math.max(exact[node]!, bonus);
+    }
+  }
+  if (analysis.intent !== 'impact') {
+    for (const [node, { share }] of definitionMatches(index, analysis.groups)) {
+      if (stamp[node] !== call) (stamp[node] = call), out.push(node), (lexical[node] = 0), (exact[node] = 0);
+      lexical[node] = lexical[node]! + DEFINITION_WEIGHT * share;
     }
   }
   for (const node of out) total[node] = lexical[node]! + exact[node]!;

@@ -114,7 +114,7 @@ function saturate(weight: number, idf: number, tf: number): number {
 }
 
 /** BM25 inverse document frequency (never negative: common words still count a little). */
-function idfOf(size: number, df: number): number {
+export function idfOf(size: number, df: number): number {
   return Math.log(1 + (size - df + 0.5) / (df + 0.5));
 }
 

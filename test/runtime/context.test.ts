@@ -217,6 +217,31 @@ describe('context: impact questions', () => {
     ]);
   });
 
+  it('takes a kind named in the question for the subject\'s kind, not for the kind of the answer', () => {
+    // Without the kind intent's factor, entities that only mention the subject stay below what depends on it.
+    const withEntities = makeIndex(
+      [
+        { id: 'Entity:LateFee', title: 'LateFee', indexed_fields: { description: 'The late fee charged when a book is returned after its due date.' } },
+        { id: 'Entity:Member', title: 'Member', indexed_fields: { description: 'A reader; pays any late fee at the desk.' } },
+        { id: 'Entity:Shelf', title: 'Shelf', indexed_fields: { description: 'Where books wait; a late fee notice hangs on each.' } },
+        { id: 'BR:BR-001', title: 'Fee cap', indexed_fields: { declaration: 'A late charge never exceeds the price of the book.' } },
+        { id: 'CMD:CMD-001', title: 'ReturnBook', indexed_fields: { purpose: 'Records a returned book and applies the late fee.' } },
+      ],
+      [
+        { from: 'BR:BR-001', to: 'Entity:LateFee', type: 'ENTITY_RULE' },
+        { from: 'CMD:CMD-001', to: 'Entity:LateFee', type: 'UC_EXECUTES_CMD' },
+      ],
+    );
+    for (const q of ['if the LateFee entity changes, what depends on it?', 'si cambia la entidad LateFee, ¿qué depende de ella?']) {
+      const answer = context(withEntities, { query_text: q, limit: 3, explain: true });
+      expect(ids(answer), q).toEqual(['Entity:LateFee', 'BR:BR-001', 'CMD:CMD-001']);
+      expect(answer.results.some((h) => h.why!.kind_asked), q).toBe(false);
+    }
+    // Asked without an impact, the kind word still asks for entities.
+    const plain = context(withEntities, { query_text: 'the late fee entity', limit: 5, explain: true }).results;
+    expect(plain.filter((h) => h.why!.kind_asked).map((h) => h.node_id).sort()).toEqual(['Entity:LateFee', 'Entity:Member', 'Entity:Shelf']);
+  });
+
   it('leaves a question that asks for no impact to the ranking', () => {
     const answer = context(index, { query_text: 'late fee', limit: 3, explain: true });
     expect(ids(answer)).toEqual(ids(context(index, { query_text: 'late fee', limit: 10 })).slice(0, 3));

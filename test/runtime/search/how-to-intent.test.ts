@@ -1,11 +1,11 @@
-/** A how-to question asks for the behaviour that does it: use cases, commands and processes. */
+/** A how-to question asks for the behaviour that does it: use cases, commands, processes and UI flows. */
 import { describe, expect, it } from 'vitest';
 import { analyzeQuery } from '../../../runtime/search/rank.js';
 
 describe('how-to intent', () => {
-  it('asks for use cases, commands and processes in either language', () => {
+  it('asks for use cases, commands, processes and UI flows in either language', () => {
     for (const q of ['how does a customer cancel an order', '¿cómo se cancela un pedido?', 'como renovar un préstamo', 'steps to return a book', 'pasos para devolver un libro']) {
-      expect([...analyzeQuery(q).kinds].sort(), q).toEqual(['command', 'process', 'use-case']);
+      expect([...analyzeQuery(q).kinds].sort(), q).toEqual(['command', 'process', 'ui-flow', 'use-case']);
     }
   });
 
@@ -18,6 +18,6 @@ describe('how-to intent', () => {
     for (const q of ['how long does a refund take', 'How many items fit in one parcel', 'how much is the late fee', 'how often are reminders sent']) {
       expect(analyzeQuery(q).kinds.size, q).toBe(0);
     }
-    expect([...analyzeQuery('how do I refund a late order').kinds].sort()).toEqual(['command', 'process', 'use-case']);
+    expect([...analyzeQuery('how do I refund a late order').kinds].sort()).toEqual(['command', 'process', 'ui-flow', 'use-case']);
   });
 });

@@ -1,6 +1,7 @@
 /** Impact questions are recognised in both languages, and their framing words stop outweighing the subject. */
 import { describe, expect, it } from 'vitest';
-import { isImpactQuestion, subjectGroups } from '../../../runtime/search/impact-intent.js';
+import { isImpactQuestion, subjectAnalysis, subjectGroups } from '../../../runtime/search/impact-intent.js';
+import { kindWords } from '../../../runtime/search/lexicon.js';
 import { analyzeQuery } from '../../../runtime/search/rank.js';
 
 const asks = (text: string) => isImpactQuestion(text, analyzeQuery(text).terms);
@@ -25,5 +26,28 @@ describe('impact intent', () => {
     expect(weightOf('reserva')).toBe(1);
     expect(weightOf('changes')).toBeLessThan(0.5);
     expect(weightOf('documents')).toBeLessThan(0.5);
+  });
+
+  it('takes a kind the question names for the subject: no kind intent, and the kind word weighted down', () => {
+    for (const q of ['what depends on the Reserva entity', 'si cambia la entidad Reserva, ¿qué depende de ella?', 'if the business rule on late fees changes, what is affected']) {
+      const asked = analyzeQuery(q);
+      expect(asked.kinds.size, q).toBeGreaterThan(0);
+      const subject = subjectAnalysis(asked);
+      expect(subject.kinds.size, q).toBe(0);
+      const named = kindWords(asked.terms);
+      expect(named.size, q).toBeGreaterThan(0);
+      for (const group of subject.groups) {
+        const typed = group[0]!.term;
+        if (named.has(typed)) expect(group.every((alt) => alt.weight < 0.5), `${q}: ${typed}`).toBe(true);
+      }
+      // The subject's own words keep their weight.
+      const subjectWord = analyzeQuery(q.includes('Reserva') ? 'reserva' : 'fees').terms[0];
+      expect(subject.groups.find((g) => g[0]!.term === subjectWord)![0]!.weight, q).toBe(1);
+    }
+  });
+
+  it('names both words of a two-word kind name, and nothing in a question without one', () => {
+    expect([...kindWords(analyzeQuery('which business rule applies').terms)].sort()).toEqual(analyzeQuery('business rule').terms.slice().sort());
+    expect(kindWords(analyzeQuery('if the grace period changes, what changes').terms).size).toBe(0);
   });
 });
