@@ -25,8 +25,7 @@
 
 import type { GraphNode } from '../model/graph.js';
 
-// /3: the search meta's fields and lengths include `alias` (runtime/search/fields.ts).
-export const SITE_FORMAT = 'kdd-site/3';
+export const SITE_FORMAT = 'kdd-site/2';
 /** Name of the site pointer next to `kdd.json`. */
 export const SITE_POINTER_FILE = 'kdd-site.json';
 /** Content-hashed site files: `kdd-s-<12 hex>.msgpack`. */

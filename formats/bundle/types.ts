@@ -6,9 +6,7 @@ import type { DanglingLink, GraphEdge, GraphNode, IndexManifest, LayerViolation 
 import type { QuantizedVectors } from './vectors.js';
 
 /** Bumped on any incompatible change; `decodeBundle` refuses other versions. */
-// 3: the search index's seventh field, `alias` (kdd-bm25f/2); a format-2 bundle would be patched
-// by an incremental pack with six fields per node.
-export const BUNDLE_FORMAT_VERSION = 3;
+export const BUNDLE_FORMAT_VERSION = 2;
 
 export interface Bundle {
   /** Always BUNDLE_FORMAT_VERSION for bundles this code writes. */

@@ -18,8 +18,7 @@ import { bytesToU16, bytesToU32, ownedBytes, u32ToBytes } from '../../formats/by
 import { rankTerms, termStats, type PostingLists, type TermStats, type WeightedTerm } from './top-k.js';
 import type { SearchTermsOptions, TermAlternative, TextHit, TextIndex } from './types.js';
 
-// /2: the `alias` field (seven fields; a /1 index's lengths hold six per node).
-export const SEARCH_FORMAT = 'kdd-bm25f/2';
+export const SEARCH_FORMAT = 'kdd-bm25f/1';
 
 export interface SerializedTextIndex {
   format: typeof SEARCH_FORMAT;

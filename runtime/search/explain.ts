@@ -13,7 +13,7 @@ import type { QueryAnalysis } from './rank.js';
 export interface TermMatch {
   /** Index term (stemmed, accent-folded) found in the node. */
   term: string;
-  /** Fields holding it: id, title, kind, heading, primary (defining sections), body, alias (other names). */
+  /** Fields holding it: id, title, kind, heading, primary (defining sections), body. */
   fields: string[];
   /**
    * When the term is a translation / same-concept word: the query term it stands for; when it is a

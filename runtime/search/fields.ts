@@ -1,10 +1,7 @@
 /**
  * Which text of a node goes into which search field, and how much each field weighs (BM25F).
  * `primary` holds the sections that state what the artefact is (description, purpose, declaration…);
- * `body` holds the rest. Ids and titles are short and decisive, so they weigh most. `alias` holds the
- * spec's other names for the artefact (its `aliases` front matter), apart from the title: an alias is
- * often an everyday word ("doctor" for a Veterinarian), and scored with the title's weight and
- * normalisation a one-word alias named in passing outranks what a question is about.
+ * `body` holds the rest. Ids and titles are short and decisive, so they weigh most.
  */
 import type { GraphNode, NodeSection } from '../../model/graph.js';
 
@@ -23,10 +20,6 @@ export const FIELDS: readonly FieldSpec[] = [
   { name: 'heading', weight: 1.2, b: 0.5 },
   { name: 'primary', weight: 1.6, b: 0.7 },
   { name: 'body', weight: 1, b: 0.75 },
-  // Other names of the artefact: a title's weight and `b`, but normalised by the alias lengths of
-  // the corpus, so a node with many aliases no longer counts each at a title word's full strength
-  // (docs/decisions/retrieval-generalization.md, "Aliases as their own field").
-  { name: 'alias', weight: 4, b: 0.4 },
 ];
 export const FIELD_ID = 0;
 
@@ -44,21 +37,15 @@ export function baseName(path: string): string {
 export const FIELD_HEADING = 3;
 export const FIELD_PRIMARY = 4;
 export const FIELD_BODY = 5;
-export const FIELD_ALIAS = 6;
 
 /** The field a section's text goes to: primary or body. */
 export function sectionField(section: NodeSection): number {
   return section.field && PRIMARY_SECTIONS.has(section.field) ? FIELD_PRIMARY : FIELD_BODY;
 }
 
-/** The texts of the name fields that come before the sections: id, title, kind. */
+/** The texts of the fields that do not come from sections: id, title, kind. */
 export function nameTexts(node: GraphNode): [id: string, title: string, kind: string] {
-  return [[node.id, node.doc_id, baseName(node.source_file)].join(' '), node.title, node.kind];
-}
-
-/** The text of the alias field: every alias, one part each. */
-export function aliasText(node: GraphNode): string {
-  return node.aliases.join(' \n ');
+  return [[node.id, node.doc_id, baseName(node.source_file)].join(' '), [node.title, ...node.aliases].join(' \n '), node.kind];
 }
 
 /** The body of a node without sections: its indexed fields, flattened. */
@@ -80,7 +67,7 @@ export function fieldTexts(node: GraphNode): string[] {
     (sectionField(section) === FIELD_PRIMARY ? primary : body).push(section.text);
   }
   if (node.sections.length === 0) body.push(unsectionedBody(node));
-  return [...nameTexts(node), headings.join(' \n '), primary.join(' \n '), body.join(' \n '), aliasText(node)];
+  return [...nameTexts(node), headings.join(' \n '), primary.join(' \n '), body.join(' \n ')];
 }
 
 function flatten(value: unknown): string {

@@ -1,8 +1,6 @@
 import { Packr } from 'msgpackr';
 import { describe, expect, it } from 'vitest';
 import { buildTextIndex, restoreTextIndex } from '../../../runtime/search/index.js';
-import { FIELDS } from '../../../runtime/search/fields.js';
-import { bytesToU16 } from '../../../formats/bytes.js';
 import { makeTextNode } from './_random-index.js';
 
 const nodes = [
@@ -60,35 +58,6 @@ describe('restoreTextIndex', () => {
 
   it('rejects data of another format and a node count that does not match', () => {
     expect(() => restoreTextIndex({ format: 'orama' }, nodes)).toThrow(/format/);
-    // /1 had six fields per node, aliases inside the title.
-    expect(() => restoreTextIndex({ ...buildTextIndex(nodes), format: 'kdd-bm25f/1' }, nodes)).toThrow(/format/);
     expect(() => restoreTextIndex(buildTextIndex(nodes), nodes.slice(1))).toThrow(/nodes/);
-  });
-});
-
-describe('the alias field', () => {
-  const vet = { ...makeTextNode('Entity:Veterinarian', 'entity', '01-domain', 'Veterinarian', [['description', 'Treats the animals.']]), aliases: ['Doctor', 'Vet surgeon'] };
-  const rule = makeTextNode('BR:BR-SLOT-001', 'business-rule', '01-domain', 'Appointment overlap', [['declaration', 'A doctor never has two appointments in one slot.']]);
-  const both = [vet, rule];
-  const ALIAS = FIELDS.findIndex((f) => f.name === 'alias');
-  const TITLE = FIELDS.findIndex((f) => f.name === 'title');
-
-  it('holds the aliases, and the title field holds only the title', () => {
-    const data = buildTextIndex(both);
-    expect(data.fields).toEqual(FIELDS.map((f) => f.name));
-    expect(data.fields[ALIAS]).toBe('alias');
-    const lens = bytesToU16(data.lens);
-    expect([lens[TITLE], lens[ALIAS]]).toEqual([1, 3]);
-    expect([lens[FIELDS.length + TITLE], lens[FIELDS.length + ALIAS]]).toEqual([2, 0]);
-    const text = restoreTextIndex(data, both);
-    expect(text.fieldsOf('doctor', 0)).toEqual(['alias']);
-    expect(text.fieldsOf('veterinarian', 0)).toEqual(['id', 'title']);
-    expect(text.fieldsOf('doctor', 1)).toEqual(['primary']);
-  });
-
-  it('still makes an alias an exact key of its node', () => {
-    const text = restoreTextIndex(buildTextIndex(both), both);
-    expect(text.lookup('doctor')).toEqual([0]);
-    expect(text.lookup('vet surgeon')).toEqual([0]);
   });
 });
