@@ -17,10 +17,10 @@ const text = fc.oneof(
 );
 
 describe('computeNodePack', () => {
-  it("gives nodeTerms' field terms, and every chunk the [term, tf] pairs chunkTermFrequencies gives, in the same order, whatever the vocabulary already holds", () => {
+  it("gives nodeTerms' field terms (aliases included), and every chunk the [term, tf] pairs chunkTermFrequencies gives, in the same order, whatever the vocabulary already holds", () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.option(fc.constantFrom('description', 'rules'), { nil: null }), text), { minLength: 1, maxLength: 5 }), text, fc.array(fc.constantFrom(...WORDS)), (sections, title, known) => {
-        const node = makeTextNode('Entity:X', 'entity', '01-domain', title, sections);
+      fc.property(fc.array(fc.tuple(fc.option(fc.constantFrom('description', 'rules'), { nil: null }), text), { minLength: 1, maxLength: 5 }), text, fc.array(fc.constantFrom(...WORDS)), fc.array(text, { maxLength: 3 }), (sections, title, known, aliases) => {
+        const node = { ...makeTextNode('Entity:X', 'entity', '01-domain', title, sections), aliases };
         const vocab = new TermIds([...new Set(known)]);
         const pack = computeNodePack(node, vocab, new TermCounter());
         const fields = nodeTerms(node, vocab);

@@ -61,3 +61,17 @@ describe('restoreTextIndex', () => {
     expect(() => restoreTextIndex(buildTextIndex(nodes), nodes.slice(1))).toThrow(/nodes/);
   });
 });
+
+describe('aliases', () => {
+  const vet = { ...makeTextNode('Entity:Veterinarian', 'entity', '01-domain', 'Veterinarian', [['description', 'Treats the animals.']]), aliases: ['Doctor', 'Vet surgeon'] };
+  const rule = makeTextNode('BR:BR-SLOT-001', 'business-rule', '01-domain', 'Appointment overlap', [['declaration', 'A doctor never has two appointments in one slot.']]);
+  const both = [vet, rule];
+
+  it('are indexed with the title, and each is an exact key of its node', () => {
+    const text = restoreTextIndex(buildTextIndex(both), both);
+    expect(text.fieldsOf('doctor', 0)).toEqual(['title']);
+    expect(text.fieldsOf('doctor', 1)).toEqual(['primary']);
+    expect(text.lookup('doctor')).toEqual([0]);
+    expect(text.lookup('vet surgeon')).toEqual([0]);
+  });
+});
