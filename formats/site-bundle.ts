@@ -25,7 +25,12 @@
 
 import type { GraphNode } from '../model/graph.js';
 
-export const SITE_FORMAT = 'kdd-site/2';
+/**
+ * Bumped whenever a file's shape changes; the worker treats a sub-bundle of another format as absent
+ * and searches the full bundle. `kdd-site/4`: the meta carries the glossary rows ({@link DefinitionTable}).
+ * (`kdd-site/3` was written by a reverted change whose meta differs, so it is never reused.)
+ */
+export const SITE_FORMAT = 'kdd-site/4';
 /** Name of the site pointer next to `kdd.json`. */
 export const SITE_POINTER_FILE = 'kdd-site.json';
 /** Content-hashed site files: `kdd-s-<12 hex>.msgpack`. */
@@ -81,6 +86,33 @@ export interface SearchMeta {
   /** Doc chunk files: chunk i holds nodes [i·DOC_CHUNK, (i+1)·DOC_CHUNK). */
   docs: string[];
   index_level: string;
+  /** The glossary rows definition scoring reads (runtime/search/definitions.ts); the nodes here carry no fields. */
+  definitions: DefinitionTable;
+}
+
+/**
+ * A glossary row as definition scoring reads it: the full index derives it from the glossary node's
+ * `terms` field (runtime/search/definitions.ts), the site sub-bundle carries it ready-made.
+ */
+export interface GlossaryRow {
+  /** The glossary node's position. */
+  node: number;
+  /** The defined term as written. */
+  name: string;
+  /** Distinct terms of the name (the row is found under each). */
+  nameTerms: readonly string[];
+  /** Distinct terms of the meaning that the name does not hold. */
+  meaningTerms: readonly string[];
+}
+
+/** Every glossary row of a tree, compact: the few nodes it concerns make it a few kB in the meta. */
+export interface DefinitionTable {
+  /** Distinct terms of all rows, sorted, joined by `\n` (terms hold no line break). */
+  vocabulary: string;
+  /** Per row: the defined term as written. */
+  names: string[];
+  /** Per row, varints: node position minus the previous row's, name term count, meaning term count, then each term's place in `vocabulary`. */
+  rows: Uint8Array;
 }
 
 export interface TermShard {
@@ -250,6 +282,36 @@ export function decodeVarints(bytes: Uint8Array, count?: number): number[] {
     out.push(v);
   }
   return out;
+}
+
+/** `rows` in node order (as definitions.ts derives them) → {@link DefinitionTable}. */
+export function encodeDefinitions(rows: readonly GlossaryRow[]): DefinitionTable {
+  const vocabulary = [...new Set(rows.flatMap((row) => [...row.nameTerms, ...row.meaningTerms]))].sort();
+  const place = new Map(vocabulary.map((term, i) => [term, i]));
+  const values: number[] = [];
+  let last = 0;
+  for (const row of rows) {
+    values.push(row.node - last, row.nameTerms.length, row.meaningTerms.length);
+    for (const term of [...row.nameTerms, ...row.meaningTerms]) values.push(place.get(term)!);
+    last = row.node;
+  }
+  return { vocabulary: vocabulary.join('\n'), names: rows.map((row) => row.name), rows: encodeVarints(values) };
+}
+
+export function decodeDefinitions(table: DefinitionTable): GlossaryRow[] {
+  const vocabulary = table.vocabulary === '' ? [] : table.vocabulary.split('\n');
+  const values = decodeVarints(table.rows);
+  const rows: GlossaryRow[] = [];
+  let node = 0;
+  let p = 0;
+  for (const name of table.names) {
+    node += values[p++]!;
+    const nameCount = values[p++]!;
+    const meaningCount = values[p++]!;
+    const terms = values.slice(p, (p += nameCount + meaningCount)).map((i) => vocabulary[i]!);
+    rows.push({ node, name, nameTerms: terms.slice(0, nameCount), meaningTerms: terms.slice(nameCount) });
+  }
+  return rows;
 }
 
 /** Index of the shard whose range holds `key` (the last shard whose first key ≤ key), or -1. */

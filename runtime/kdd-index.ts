@@ -1,5 +1,6 @@
 /** The in-memory index every query takes as its first argument (restored by runtime/load.ts). */
 import type { Bundle } from '../formats/bundle/types.js';
+import type { GlossaryRow } from '../formats/site-bundle.js';
 import type { TextIndex } from './search/types.js';
 import type { VectorStore } from './vectors.js';
 
@@ -12,4 +13,6 @@ export interface KddIndex {
   readonly text: TextIndex;
   /** L2: the bundle's int8 vectors, aligned for scanning (row i ↔ `bundle.chunks[bundle.vectors.rows[i]]`); null at L1. */
   readonly vectors: VectorStore | null;
+  /** Glossary rows for definition scoring when the nodes carry no fields (the site's sub-bundle); absent: derived from the nodes. */
+  readonly definitions?: readonly GlossaryRow[];
 }

@@ -15,9 +15,11 @@ import type { Bundle } from '../../formats/bundle/types.js';
 import { KINDS, LAYERS, type GraphNode } from '../../model/graph.js';
 import { bytesToU16, bytesToU32 } from '../../formats/bytes.js';
 import { exactKeys, keyTable, type SerializedTextIndex } from '../../runtime/search/bm25f.js';
+import { glossaryRows } from '../../runtime/search/definitions.js';
 import { PRIMARY_SECTIONS } from '../../runtime/search/fields.js';
 import {
   DOC_CHUNK,
+  encodeDefinitions,
   encodeVarints,
   SITE_FILE,
   SITE_FORMAT,
@@ -85,6 +87,7 @@ export function packSiteBundle(bundle: Bundle, bundleFile: string): SiteBundle {
     keys,
     docs,
     index_level: bundle.manifest.index_level,
+    definitions: encodeDefinitions(glossaryRows(bundle.nodes)),
   };
   const metaName = emit(meta);
   const metaFile = files.pop()!;

@@ -11,11 +11,13 @@
  * {@link DEFINITION_WEIGHT} × its best row's share, in units of the best BM25F match. Impact
  * questions leave definitions out: they ask what depends on a subject, not what it means.
  *
- * Reads the structured `terms` field of glossary nodes (name / meaning per row), tokenised once per
- * loaded index and kept under the terms of each row's name, so a query visits only the rows it names
- * (no work at all for a query that names none). An index whose nodes carry no fields (the docs
- * site's sharded search) has no rows.
+ * Reads the structured `terms` field of glossary nodes (name / meaning per row) as {@link glossaryRows}
+ * (tokenised once per loaded index) and keeps each row under the terms of its name, so a query visits
+ * only the rows it names (no work at all for a query that names none). An index whose nodes carry no
+ * fields (the docs site's sharded search) hands the same rows over ready-made as `index.definitions`.
  */
+import type { GlossaryRow } from '../../formats/site-bundle.js';
+import type { GraphNode } from '../../model/graph.js';
 import type { KddIndex } from '../kdd-index.js';
 import { tokenize } from './tokenizer.js';
 import { idfOf } from './top-k.js';
@@ -23,6 +25,23 @@ import type { TermAlternative } from './types.js';
 
 /** Lexical score a row holding every concept of the query adds (1 = the best BM25F match). */
 export const DEFINITION_WEIGHT = 0.6;
+
+/** The rows of every glossary among `nodes`, in node order then row order. */
+export function glossaryRows(nodes: readonly GraphNode[]): GlossaryRow[] {
+  const rows: GlossaryRow[] = [];
+  for (let node = 0; node < nodes.length; node++) {
+    const { kind, indexed_fields: fields } = nodes[node]!;
+    if (kind !== 'glossary' || !Array.isArray(fields.terms)) continue;
+    for (const entry of fields.terms as unknown[]) {
+      const { name, meaning } = (entry ?? {}) as { name?: unknown; meaning?: unknown };
+      if (typeof name !== 'string') continue;
+      const nameTerms = new Set(tokenize(name));
+      const meaningTerms = new Set(tokenize(typeof meaning === 'string' ? meaning : '').filter((t) => !nameTerms.has(t)));
+      rows.push({ node, name, nameTerms: [...nameTerms], meaningTerms: [...meaningTerms] });
+    }
+  }
+  return rows;
+}
 
 interface DefinitionRow {
   node: number;
@@ -39,17 +58,9 @@ function rowsByNameTerm(index: KddIndex): Map<string, DefinitionRow[]> {
   let byTerm = ROWS_BY_NAME_TERM.get(index);
   if (byTerm) return byTerm;
   byTerm = new Map();
-  const { nodes } = index.bundle;
-  for (let node = 0; node < nodes.length; node++) {
-    const { kind, indexed_fields: fields } = nodes[node]!;
-    if (kind !== 'glossary' || !Array.isArray(fields.terms)) continue;
-    for (const entry of fields.terms as unknown[]) {
-      const { name, meaning } = (entry ?? {}) as { name?: unknown; meaning?: unknown };
-      if (typeof name !== 'string') continue;
-      const nameTerms = new Set(tokenize(name));
-      const row = { node, name, terms: new Set([...nameTerms, ...tokenize(typeof meaning === 'string' ? meaning : '')]) };
-      for (const t of nameTerms) byTerm.set(t, [...(byTerm.get(t) ?? []), row]);
-    }
+  for (const { node, name, nameTerms, meaningTerms } of index.definitions ?? glossaryRows(index.bundle.nodes)) {
+    const row = { node, name, terms: new Set([...nameTerms, ...meaningTerms]) };
+    for (const t of nameTerms) byTerm.set(t, [...(byTerm.get(t) ?? []), row]);
   }
   ROWS_BY_NAME_TERM.set(index, byTerm);
   return byTerm;

@@ -12,7 +12,7 @@ import { packSiteBundle, writeSiteBundle } from '../../compiler/pack/site-bundle
 import { decodeBundle } from '../../formats/bundle/bundle.js';
 import type { KddIndex } from '../../runtime/kdd-index.js';
 import { loadIndex } from '../../runtime/load.js';
-import { decodeVarints, SITE_FILE, SITE_POINTER_FILE, type SearchMeta, type SitePointer } from '../../formats/site-bundle.js';
+import { decodeDefinitions, decodeVarints, SITE_FILE, SITE_POINTER_FILE, type SearchMeta, type SitePointer } from '../../formats/site-bundle.js';
 import { bytesToU16 } from '../../formats/bytes.js';
 import { rank } from '../../site/src/search/rank.js';
 import { ShardedSearch } from '../../site/src/search/sharded.js';
@@ -25,6 +25,7 @@ import { BundleGraph, ChunkedGraph } from '../../site/src/graph/store.js';
 import { filterNeighbourhood, neighbourhood } from '../../site/src/graph/walk.js';
 import { sortedVocabulary } from '../../site/src/search/prefix.js';
 import type { SerializedTextIndex } from '../../runtime/search/bm25f.js';
+import { glossaryRows } from '../../runtime/search/definitions.js';
 
 const QUERIES = ['crear pedido', 'create order', 'CMD-001', 'Entity:Pedido', 'pedido', 'regla de negocio del pedido', 'ship order event', 'carrito vacío', 'BR-PEDIDO-001', 'latencia', 'zzz nothing here', 'orden del cliente', 'user'];
 
@@ -66,6 +67,15 @@ describe('packSiteBundle', () => {
     const search = decodeBundle(new Uint8Array(await readFile(join(dir, 'dist', bundleFile)))).search as SerializedTextIndex;
     expect(meta.fields).toEqual(search.fields);
     expect(Array.from(decodeVarints(meta.lens))).toEqual(Array.from(bytesToU16(search.lens)));
+  });
+
+  it('carries the glossary rows definition scoring reads (the nodes it holds carry no fields)', async () => {
+    const packr = new Packr({ useRecords: false, variableMapSize: true });
+    const pointer = JSON.parse(await readFile(join(dir, 'dist', SITE_POINTER_FILE), 'utf8')) as SitePointer;
+    const meta = packr.unpack(await readFile(join(dir, 'dist', pointer.meta))) as SearchMeta;
+    const rows = glossaryRows(full.bundle.nodes);
+    expect(rows.map((row) => row.name)).toEqual(['Carrito']);
+    expect(decodeDefinitions(meta.definitions)).toEqual(rows);
   });
 
   it('names the full bundle it was derived from and writes every file it lists', async () => {

@@ -4,7 +4,8 @@
  * of a term or key whose shard is not loaded answers "absent" and is remembered; {@link
  * ShardedSearch.run} then fetches the missing shards and runs the query again, until nothing is
  * missing. Scores equal the full index's, because a loaded term carries all its postings and the
- * field lengths of every node come with the meta.
+ * field lengths of every node come with the meta. Glossary rows come with the meta too (the stub
+ * nodes carry no fields), so definition scoring reads the same rows as over the full bundle.
  */
 import type { KddIndex } from '../../../runtime/kdd-index.js';
 import type { GraphNode } from '../../../model/graph.js';
@@ -13,7 +14,7 @@ import { restoreTextIndex, SEARCH_FORMAT, type SerializedTextIndex } from '../..
 import { fold } from '../../../runtime/search/tokenizer.js';
 import type { TermAlternative, TextHit, TextIndex } from '../../../runtime/search/types.js';
 import type { Vocabulary } from './prefix.js';
-import { decodeVarints, DOC_CHUNK, shardFor, type DocChunk, type DocSummary, type KeyShard, type SearchMeta, type TermShard } from '../../../formats/site-bundle.js';
+import { decodeDefinitions, decodeVarints, DOC_CHUNK, shardFor, type DocChunk, type DocSummary, type KeyShard, type SearchMeta, type TermShard } from '../../../formats/site-bundle.js';
 
 /** Fetches and decodes one site file by name. */
 export type FetchFile = <T>(name: string) => Promise<T>;
@@ -54,6 +55,7 @@ export class ShardedSearch {
       vectors: null,
       nodeIndex: new Map(),
       text,
+      definitions: decodeDefinitions(meta.definitions),
       bundle: { nodes: this.stubs, manifest: { index_level: meta.index_level } } as unknown as KddIndex['bundle'],
     };
   }
