@@ -122,8 +122,22 @@ export const processIO = (): CliIO => ({
 /** Commands that leave nothing running once `run` resolves (no server, watcher or child): their process may end right then. */
 const ENDS_WHEN_DONE = new Set(['build']);
 
+/**
+ * V8 hands a function to its optimising compiler (TurboFan, on background threads) once the function
+ * has run a set amount of bytecode. In a `kdd build` process most of the code runs a few dozen times
+ * and the process is over in a fraction of a second, yet enough of it reaches that mark that
+ * compiling it took a third of a 54-document build's CPU, competing with the build for the second
+ * core. Eight times the default amount leaves the optimiser only what is really hot (the tokenizer,
+ * the scanners, the encoders of a large tree). Measured in docs/decisions/build-speed.md; output
+ * does not depend on it (it only changes when code is compiled, not what it computes).
+ */
+const SHORT_PROCESS_V8_FLAGS: ReadonlyMap<string, string> = new Map([['build', '--interrupt-budget=540672']]);
+
 const invokedDirectly = process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href;
 if (invokedDirectly) {
+  // Only for a process of its own: the library and in-process tests keep V8's defaults.
+  const v8Flags = SHORT_PROCESS_V8_FLAGS.get(process.argv[2]!);
+  if (v8Flags) (await import('node:v8')).setFlagsFromString(v8Flags);
   // `kdd health --json | head`: the reader went away, which is not an error of ours: stop quietly.
   for (const stream of [process.stdout, process.stderr]) {
     stream.on('error', (error: NodeJS.ErrnoException) => {
