@@ -4,7 +4,7 @@
  * into `build/` as unbundled), so caches and `kdd.json` digests do not depend on the door used.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -26,6 +26,13 @@ describe.skipIf(!existsSync(CLI) || !existsSync(LIBRARY))('the bundled CLI', () 
     const entry = readFileSync(CLI, 'utf8');
     expect(entry.split('\n').slice(0, 2)).toEqual(['#!/usr/bin/env node', '// Bundled by scripts/bundle-cli.mjs']);
     expect(entry).toMatch(/import\("\.\/chunks\/build-[\w-]+\.js"\)/);
+  });
+
+  it('reads Node built-ins through process.getBuiltinModule, not static imports (no facade per built-in)', () => {
+    const chunks = join(CLI, '../chunks');
+    const sources = [CLI, ...readdirSync(chunks).map((name) => join(chunks, name))].map((file) => readFileSync(file, 'utf8'));
+    expect(sources.filter((source) => /^import [^;]*from "node:/m.test(source))).toEqual([]);
+    expect(sources.some((source) => source.includes('process.getBuiltinModule("node:crypto")'))).toBe(true);
   });
 
   it('writes the bundle and kdd.json that the compiled library writes, index digest (code fingerprint) included', async () => {
