@@ -124,14 +124,19 @@ const ENDS_WHEN_DONE = new Set(['build']);
 
 /**
  * V8 hands a function to its optimising compiler (TurboFan, on background threads) once the function
- * has run a set amount of bytecode. In a `kdd build` process most of the code runs a few dozen times
- * and the process is over in a fraction of a second, yet enough of it reaches that mark that
- * compiling it took a third of a 54-document build's CPU, competing with the build for the second
- * core. Eight times the default amount leaves the optimiser only what is really hot (the tokenizer,
- * the scanners, the encoders of a large tree). Measured in docs/decisions/build-speed.md; output
- * does not depend on it (it only changes when code is compiled, not what it computes).
+ * has run a set amount of bytecode. In a `kdd build` or `kdd check` process most of the code runs a
+ * few dozen times and the process is over in a fraction of a second, yet enough of it reaches that
+ * mark that compiling it took a third of a 54-document build's CPU, competing with the build for the
+ * second core. Eight times the default amount leaves the optimiser only what is really hot (the
+ * tokenizer, the scanners, the encoders of a large tree). Measured in docs/decisions/build-speed.md;
+ * output does not depend on it (it only changes when code is compiled, not what it computes).
+ * A one-shot query gained nothing from it (same CPU), so only these two commands set it.
  */
-const SHORT_PROCESS_V8_FLAGS: ReadonlyMap<string, string> = new Map([['build', '--interrupt-budget=540672']]);
+const PATIENT_OPTIMISER = '--interrupt-budget=540672';
+const SHORT_PROCESS_V8_FLAGS: ReadonlyMap<string, string> = new Map([
+  ['build', PATIENT_OPTIMISER],
+  ['check', PATIENT_OPTIMISER],
+]);
 
 const invokedDirectly = process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href;
 if (invokedDirectly) {
