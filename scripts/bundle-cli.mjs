@@ -52,6 +52,15 @@ function builtinFromProcess(_whole, named, namespace, defaulted, id) {
   return `const ${binding} = process.getBuiltinModule(${JSON.stringify(id)});`;
 }
 
+/**
+ * The front-matter parser's import of gray-matter, made a call on first use in the bundle: the simple
+ * reader (compiler/parse/simple-yaml.ts) answers most specs, and evaluating gray-matter and js-yaml
+ * at load cost ~5 ms of every build (docs/decisions/build-speed.md). The library keeps its import.
+ */
+const FRONT_MATTER_MODULE = /[/\\]compiler[/\\]parse[/\\]front-matter\.js$/;
+const GRAY_MATTER_IMPORT = "import matter from 'gray-matter';";
+const GRAY_MATTER_ON_FIRST_USE = "let grayMatter;\nconst matter = (...args) => (grayMatter ??= require('gray-matter'))(...args);";
+
 function refuseImportCycles(bundle) {
   const imports = new Map(Object.values(bundle).flatMap((item) => (item.type === 'chunk' ? [[item.fileName, item.imports]] : [])));
   const done = new Set();
@@ -78,6 +87,14 @@ const bundle = await rolldown({
   // gray-matter's JavaScript engine calls eval; compiler/parse/front-matter.ts never lets it run.
   onLog: (level, log, handler) => (log.code === 'EVAL' && log.id?.includes('/gray-matter/') ? undefined : handler(level, log)),
   plugins: [
+    {
+      name: 'gray-matter-on-first-use',
+      transform(code, id) {
+        if (!FRONT_MATTER_MODULE.test(id)) return null;
+        if (!code.includes(GRAY_MATTER_IMPORT)) throw new Error(`bundle-cli: ${id} no longer imports gray-matter as expected`);
+        return { code: code.replace(GRAY_MATTER_IMPORT, GRAY_MATTER_ON_FIRST_USE), map: null };
+      },
+    },
     {
       name: 'builtins-without-facades',
       renderChunk: (code) => ({ code: code.replace(BUILTIN_IMPORT, builtinFromProcess), map: null }),

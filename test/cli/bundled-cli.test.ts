@@ -36,7 +36,11 @@ describe.skipIf(!existsSync(CLI) || !existsSync(LIBRARY))('the bundled CLI', () 
   });
 
   it('writes the bundle and kdd.json that the compiled library writes, index digest (code fingerprint) included', async () => {
-    const root = await tempTree(Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`specs/01-domain/entities/E${i}.md`, entity(`E${i}`, `E${(i + 1) % 6}`)])));
+    const root = await tempTree({
+      ...Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`specs/01-domain/entities/E${i}.md`, entity(`E${i}`, `E${(i + 1) % 6}`)])),
+      // Front-matter the simple reader declines (a flow mapping): gray-matter, loaded on first use in the bundle, reads it.
+      'specs/01-domain/entities/E6.md': `---\nkind: entity\naliases: [Sexto]\nowner: {name: Ana Quiroga, team: "índices: núcleo"}\n---\n# E6\n\n## Descripción\n\nUn E6 de un [[E0]].\n`,
+    });
     roots.push(root);
     await run(process.execPath, [CLI, 'build', 'specs', '--out', 'cli/dist', '--index-dir', 'cli/.kdd-index', '--quiet'], { cwd: root });
     const { build } = (await import(LIBRARY)) as typeof import('../../index.js');
@@ -45,5 +49,6 @@ describe.skipIf(!existsSync(CLI) || !existsSync(LIBRARY))('the bundled CLI', () 
     expect(pointer('cli')).toEqual(pointer('library'));
     const bundle = pointer('cli').bundle;
     expect(readFileSync(join(root, 'cli/dist', bundle))).toEqual(readFileSync(join(root, 'library/dist', bundle)));
+    expect(readFileSync(join(root, 'cli/.kdd-index/nodes/entity/E6.json'), 'utf8')).toContain('"aliases":["Sexto"]');
   });
 });
