@@ -122,8 +122,34 @@ export const processIO = (): CliIO => ({
 /** Commands that leave nothing running once `run` resolves (no server, watcher or child): their process may end right then. */
 const ENDS_WHEN_DONE = new Set(['build']);
 
+/**
+ * V8 hands a function to its optimising compiler (TurboFan, on background threads) once the function
+ * has run a set amount of bytecode. In a `kdd build` or `kdd check` process most of the code runs a
+ * few dozen times and the process is over in a fraction of a second, yet enough of it reaches that
+ * mark that compiling it took a third of a 54-document build's CPU, competing with the build for the
+ * second core. Eight times the default amount leaves the optimiser only what is really hot (the
+ * tokenizer, the scanners, the encoders of a large tree). Measured in docs/decisions/build-speed.md;
+ * output does not depend on it (it only changes when code is compiled, not what it computes).
+ * A one-shot query gained nothing from it (same CPU), so only these two commands set it.
+ */
+const SHORT_PROCESSES = new Set(['build', 'check']);
+
+/**
+ * The V8 flag for {@link SHORT_PROCESSES} on the V8 running this process, or null. Only for V8 11
+ * (Node 20), where it was measured: later V8 releases decide tier-up by invocation counts
+ * (`--invocation-count-for-turbofan`) and at some release dropped `--interrupt-budget`, and setting
+ * a flag V8 does not know prints an error on stderr. Newer lines get V8's defaults until measured.
+ */
+export function patientOptimiserFlag(v8Version: string): string | null {
+  return Number(v8Version.split('.')[0]) === 11 ? '--interrupt-budget=540672' : null;
+}
+
 const invokedDirectly = process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href;
 if (invokedDirectly) {
+  // Only for a process of its own: the library and in-process tests keep V8's defaults. The module
+  // itself, not an ES-module facade of it (scripts/bundle-cli.mjs says why): 1 ms instead of 2.4.
+  const v8Flag = SHORT_PROCESSES.has(process.argv[2]!) ? patientOptimiserFlag(process.versions.v8) : null;
+  if (v8Flag) process.getBuiltinModule('node:v8').setFlagsFromString(v8Flag);
   // `kdd health --json | head`: the reader went away, which is not an error of ours: stop quietly.
   for (const stream of [process.stdout, process.stderr]) {
     stream.on('error', (error: NodeJS.ErrnoException) => {

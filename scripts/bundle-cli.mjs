@@ -38,6 +38,41 @@ const LEFT_OUT = '\0left-out:esprima';
 /** Stands for "the folder of the chunk this ends up in, relative to build/cli/" until the chunk is written. */
 const FROM_OUT = '__kdd_from_out__/';
 
+/**
+ * A static `import … from 'node:…'` in an ES module makes Node build a facade of that built-in, which
+ * reads every one of its exports and so runs their lazy getters: `node:crypto`'s facade loads the
+ * whole Web Crypto implementation (~5 ms), `node:zlib`'s ~3.5 ms, for the one or two functions a
+ * chunk uses. `process.getBuiltinModule` (Node ≥ 20.16) hands over the module itself. The chunks'
+ * static imports of built-ins are rewritten to it; this needs chunks without import cycles (a chunk's
+ * bindings exist once its own body has run, not before), which `generateBundle` checks.
+ */
+const BUILTIN_IMPORT = /^import (?:\{([^}]*)\}|\* as (\w+)|(\w+)) from "(node:[\w/]+)";$/gm;
+function builtinFromProcess(_whole, named, namespace, defaulted, id) {
+  const binding = named === undefined ? (namespace ?? defaulted) : `{${named.replace(/\b(\w+) as (\w+)\b/g, '$1: $2')}}`;
+  return `const ${binding} = process.getBuiltinModule(${JSON.stringify(id)});`;
+}
+
+/**
+ * The front-matter parser's import of gray-matter, made a call on first use in the bundle: the simple
+ * reader (compiler/parse/simple-yaml.ts) answers most specs, and evaluating gray-matter and js-yaml
+ * at load cost ~5 ms of every build (docs/decisions/build-speed.md). The library keeps its import.
+ */
+const FRONT_MATTER_MODULE = /[/\\]compiler[/\\]parse[/\\]front-matter\.js$/;
+const GRAY_MATTER_IMPORT = "import matter from 'gray-matter';";
+const GRAY_MATTER_ON_FIRST_USE = "let grayMatter;\nconst matter = (...args) => (grayMatter ??= require('gray-matter'))(...args);";
+
+function refuseImportCycles(bundle) {
+  const imports = new Map(Object.values(bundle).flatMap((item) => (item.type === 'chunk' ? [[item.fileName, item.imports]] : [])));
+  const done = new Set();
+  const visit = (file, path) => {
+    if (path.includes(file)) throw new Error(`bundle-cli: chunks import each other (${[...path, file].join(' → ')}); built-ins cannot be read through process.getBuiltinModule`);
+    if (done.has(file)) return;
+    for (const next of imports.get(file) ?? []) visit(next, [...path, file]);
+    done.add(file);
+  };
+  for (const file of imports.keys()) visit(file, []);
+}
+
 const source = await readFile(ENTRY, 'utf8');
 if (source.includes(MARKER)) {
   console.error('bundle-cli: build/cli/main.js is already a bundle; run tsc -p tsconfig.build.json first');
@@ -52,6 +87,19 @@ const bundle = await rolldown({
   // gray-matter's JavaScript engine calls eval; compiler/parse/front-matter.ts never lets it run.
   onLog: (level, log, handler) => (log.code === 'EVAL' && log.id?.includes('/gray-matter/') ? undefined : handler(level, log)),
   plugins: [
+    {
+      name: 'gray-matter-on-first-use',
+      transform(code, id) {
+        if (!FRONT_MATTER_MODULE.test(id)) return null;
+        if (!code.includes(GRAY_MATTER_IMPORT)) throw new Error(`bundle-cli: ${id} no longer imports gray-matter as expected`);
+        return { code: code.replace(GRAY_MATTER_IMPORT, GRAY_MATTER_ON_FIRST_USE), map: null };
+      },
+    },
+    {
+      name: 'builtins-without-facades',
+      renderChunk: (code) => ({ code: code.replace(BUILTIN_IMPORT, builtinFromProcess), map: null }),
+      generateBundle: (_options, bundle) => refuseImportCycles(bundle),
+    },
     {
       name: 'leave-out-esprima',
       resolveId: (id) => (id === 'esprima' ? LEFT_OUT : null),

@@ -4,7 +4,7 @@
  * carries the document's raw links, which makes `.kdd-index/` alone enough to rebuild the graph.
  * The file texts are formats/index-dir/; this module does the I/O.
  */
-import { access, readdir, rm } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import type { IndexManifest } from '../../model/graph.js';
 import type { DocumentRecord } from '../../model/records.js';
@@ -13,6 +13,7 @@ import { DANGLING_FILE, danglingJsonl, EDGES_FILE, edgesJsonl } from '../../form
 import { MANIFEST_FILE, manifestText } from '../../formats/index-dir/manifest.js';
 import { nodeFilePath, nodeFileText } from '../../formats/index-dir/node-file.js';
 import { forEachLimited, writeManyIfChanged, type FileContent } from '../atomic.js';
+import { CACHE_DIR } from '../cache/record-cache.js';
 import { compareCodeUnits } from '../../model/order.js';
 
 export interface IndexDirWrite {
@@ -34,11 +35,9 @@ export async function writeIndexDir(dir: string, manifest: IndexManifest, record
   files.set(EDGES_FILE, edgesJsonl(graph.edges));
   files.set(DANGLING_FILE, danglingJsonl(graph.dangling));
 
-  // A folder that does not exist yet holds nothing to compare against or to remove.
-  const fresh = await access(dir).then(
-    () => false,
-    () => true,
-  );
+  // A folder that does not exist yet, or holds only the local cache folder (where a build puts its
+  // in-progress marker before writing anything else), has no artifact to compare against or remove.
+  const fresh = (await readdir(dir).catch(() => [] as string[])).every((name) => name === CACHE_DIR);
   const written = await writeManyIfChanged(dir, [...files.entries()].sort(([a], [b]) => compareCodeUnits(a, b)), { fresh });
   const removed: string[] = [];
   if (!fresh) {

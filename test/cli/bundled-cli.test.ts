@@ -4,7 +4,7 @@
  * into `build/` as unbundled), so caches and `kdd.json` digests do not depend on the door used.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -28,8 +28,19 @@ describe.skipIf(!existsSync(CLI) || !existsSync(LIBRARY))('the bundled CLI', () 
     expect(entry).toMatch(/import\("\.\/chunks\/build-[\w-]+\.js"\)/);
   });
 
+  it('reads Node built-ins through process.getBuiltinModule, not static imports (no facade per built-in)', () => {
+    const chunks = join(CLI, '../chunks');
+    const sources = [CLI, ...readdirSync(chunks).map((name) => join(chunks, name))].map((file) => readFileSync(file, 'utf8'));
+    expect(sources.filter((source) => /^import [^;]*from "node:/m.test(source))).toEqual([]);
+    expect(sources.some((source) => source.includes('process.getBuiltinModule("node:crypto")'))).toBe(true);
+  });
+
   it('writes the bundle and kdd.json that the compiled library writes, index digest (code fingerprint) included', async () => {
-    const root = await tempTree(Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`specs/01-domain/entities/E${i}.md`, entity(`E${i}`, `E${(i + 1) % 6}`)])));
+    const root = await tempTree({
+      ...Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`specs/01-domain/entities/E${i}.md`, entity(`E${i}`, `E${(i + 1) % 6}`)])),
+      // Front-matter the simple reader declines (a flow mapping): gray-matter, loaded on first use in the bundle, reads it.
+      'specs/01-domain/entities/E6.md': `---\nkind: entity\naliases: [Sexto]\nowner: {name: Ana Quiroga, team: "índices: núcleo"}\n---\n# E6\n\n## Descripción\n\nUn E6 de un [[E0]].\n`,
+    });
     roots.push(root);
     await run(process.execPath, [CLI, 'build', 'specs', '--out', 'cli/dist', '--index-dir', 'cli/.kdd-index', '--quiet'], { cwd: root });
     const { build } = (await import(LIBRARY)) as typeof import('../../index.js');
@@ -38,5 +49,6 @@ describe.skipIf(!existsSync(CLI) || !existsSync(LIBRARY))('the bundled CLI', () 
     expect(pointer('cli')).toEqual(pointer('library'));
     const bundle = pointer('cli').bundle;
     expect(readFileSync(join(root, 'cli/dist', bundle))).toEqual(readFileSync(join(root, 'library/dist', bundle)));
+    expect(readFileSync(join(root, 'cli/.kdd-index/nodes/entity/E6.json'), 'utf8')).toContain('"aliases":["Sexto"]');
   });
 });
