@@ -40,7 +40,7 @@ import { packedEdges, rememberPackedEdges } from './packed-node.js';
 import { readStampColumns, stampColumns, type StampColumns } from './stamp-columns.js';
 import { entryLengths, loadRecord, readFramed, sliceEntries, storeRecord, writeFramed, type StoredRecord } from './record-entries.js';
 
-const CACHE_FORMAT = 'kdd-record-cache/5';
+const CACHE_FORMAT = 'kdd-record-cache/6';
 
 /** The link stage's output as the cache stores it. */
 export interface CachedGraph {
