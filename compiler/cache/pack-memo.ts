@@ -236,9 +236,19 @@ function u32View(bytes: Uint8Array): Uint32Array {
   return new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >>> 2);
 }
 
+/** Whether {@link writePackMemo} writes `memo` (else the file keeps what it held). */
+export function memoRewritten(memo: PackMemo): boolean {
+  return worthRewriting(memo.stored, memo.used.size - memo.added, memo.added);
+}
+
+/** Whether `pack` was read from the memo's file (so the file still holds it when not rewritten). */
+export function readFromFile(pack: NodePack): boolean {
+  return storedEntries.has(pack);
+}
+
 /** Saves the entries the last pack used (atomically); a vocabulary grown mostly stale is compacted. */
 export async function writePackMemo(file: string, memo: PackMemo): Promise<void> {
-  if (!worthRewriting(memo.stored, memo.used.size - memo.added, memo.added)) return;
+  if (!memoRewritten(memo)) return;
   const kept = [...memo.used].filter((key) => memo.entries.has(key)).sort();
   let terms = memo.vocab.terms;
   let base = compactedAt.get(memo) ?? 0;

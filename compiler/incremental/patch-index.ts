@@ -220,8 +220,7 @@ function lookedUp(joined: string, starts: Uint32Array, terms: string[]): Visit[]
 /** Every previous term and every added one not among them, in code-unit order. */
 function everyTerm(joined: string, added: Additions): Visit[] {
   const previous = joined === '' ? [] : joined.split('\n');
-  const known = new Set(previous);
-  const fresh = [...added.keys()].filter((term) => !known.has(term)).sort(byCodeUnits);
+  const fresh = [...added.keys()].filter((term) => !has(previous, term)).sort(byCodeUnits);
   const visits: Visit[] = [];
   let j = 0;
   previous.forEach((term, k) => {
@@ -230,6 +229,19 @@ function everyTerm(joined: string, added: Additions): Visit[] {
   });
   while (j < fresh.length) visits.push({ term: fresh[j++]!, at: previous.length, found: false });
   return visits;
+}
+
+/** Binary search in a sorted list (code-unit order). */
+function has(sorted: readonly string[], term: string): boolean {
+  let lo = 0;
+  let hi = sorted.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid] === term) return true;
+    if (sorted[mid]! < term) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
 }
 
 const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
