@@ -36,7 +36,7 @@ import type { DocumentRecord } from '../../model/records.js';
 import type { SourceStamp } from '../read.js';
 import { checksum } from './checksum.js';
 import { codeFingerprint } from './code-fingerprint.js';
-import { packedEdges, rememberPackedEdges } from './packed-node.js';
+import { knownPackedList, packedEdges, rememberPackedEdges, rememberPackedList } from './packed-node.js';
 import { readStampColumns, stampColumns, type StampColumns } from './stamp-columns.js';
 import { entryLengths, jsonExact, loadRecord, readFramed, sliceEntries, storeRecord, writeFramed, type StoredRecord } from './record-entries.js';
 
@@ -89,7 +89,12 @@ interface Header {
    */
   graph: Uint8Array | null;
   links: Uint8Array | null;
-  /** compiler/cache/checksum.ts of the graph's two parts then of every byte after the header. */
+  /**
+   * The bundle's bytes of the graph's layer violations, dangling links and unresolved ids, when the
+   * build that wrote the cache made them (compiler/cache/packed-node.ts `packedList`), else null.
+   */
+  lists: Uint8Array[] | null;
+  /** compiler/cache/checksum.ts of the graph's two parts and its lists' bytes, then of every byte after the header. */
   crc: number;
 }
 
@@ -116,7 +121,8 @@ export async function readRecordCache(file: string, manifestText: string): Promi
   try {
     if (header?.format !== CACHE_FORMAT || header.code !== codeFingerprint() || header.manifest !== manifestKey(manifestText) || !Array.isArray(header.lengths)) return null;
     const graphPart: GraphParts | null = header.graph instanceof Uint8Array && header.links instanceof Uint8Array ? [header.graph, header.links] : null;
-    if (header.crc !== checksum(graphPart ? [...graphPart, framed.payload] : [framed.payload])) return null;
+    const lists = graphPart && Array.isArray(header.lists) && header.lists.length === LISTS.length && header.lists.every((bytes) => bytes instanceof Uint8Array) ? header.lists : null;
+    if (header.crc !== checksum([...(graphPart ?? []), ...(lists ?? []), framed.payload])) return null;
     const entries = sliceEntries(framed.payload, header.lengths);
     const stamps = readStampColumns(header.stamps, true);
     const artifacts = readStampColumns(header.artifacts, false);
@@ -130,6 +136,7 @@ export async function readRecordCache(file: string, manifestText: string): Promi
     const graph = graphPart ? ({ edges: unpackr.unpack(graphPart[0]), ...JSON.parse(utf8.decode(graphPart[1])) } as unknown) : null;
     if (!isCachedGraph(graph)) return { records, stamps, artifacts, graph: null };
     graphBytes.set(graph, graphPart!);
+    if (lists) LISTS.forEach((key, i) => rememberPackedList(graph[key], lists[i]!));
     return { records, stamps, artifacts, graph };
   } catch {
     return null;
@@ -151,6 +158,9 @@ export function restoreGraph(records: readonly DocumentRecord[], cached: CachedG
   restored.set(graph, cached);
   return graph;
 }
+
+/** The graph's lists whose bundle bytes the cache keeps, in the order stored. */
+const LISTS = ['layer_violations', 'dangling', 'unresolved_ids'] as const;
 
 /** A cached graph's two parts: its edges' msgpack and the rest's JSON. */
 type GraphParts = [edges: Uint8Array, rest: Uint8Array];
@@ -206,6 +216,8 @@ export async function writeRecordCache(
   });
   const parts = entries.flatMap((entry) => [entry.light, entry.links, entry.body]);
   const graphPart = graph && encodedGraph(graph, packr);
+  const known = graphPart && LISTS.map((key) => knownPackedList(graph![key]));
+  const lists = known && known.every((bytes) => bytes !== undefined) ? (known as Uint8Array[]) : null;
   const header: Header = {
     format: CACHE_FORMAT,
     code: codeFingerprint(),
@@ -215,7 +227,8 @@ export async function writeRecordCache(
     lengths: entryLengths(entries),
     graph: graphPart && graphPart[0],
     links: graphPart && plain(graphPart[1]),
-    crc: checksum(graphPart ? [...graphPart, ...parts] : parts),
+    lists,
+    crc: checksum([...(graphPart ?? []), ...(lists ?? []), ...parts]),
   };
   await writeFramed(file, header, parts);
 }
