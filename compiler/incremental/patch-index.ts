@@ -7,7 +7,7 @@
  */
 import { bytesToU16, bytesToU32, u16ToBytes, u32ToBytes } from '../../formats/bytes.js';
 import type { SerializedTextIndex } from '../../runtime/search/bm25f.js';
-import { forEachPosting, type SerializedChunkIndex } from '../../runtime/search/chunk-index.js';
+import type { SerializedChunkIndex } from '../../runtime/search/chunk-index.js';
 import type { NodePack } from '../cache/pack-memo.js';
 
 /** Which nodes changed, and where their chunks sit before and after. */
@@ -109,21 +109,47 @@ export function patchChunkIndex(previous: SerializedChunkIndex, packs: readonly 
     out[b++] = gap;
     out[b++] = tf;
   };
+  /** Copies the previous bytes `[from, to)` to the output's end. */
+  const copy = (from: number, to: number) => {
+    if (to <= from) return;
+    room(b + to - from);
+    out.set(postings.subarray(from, to), b);
+    b += to - from;
+  };
   const patched = patchPostings(previous.terms, offsets, added, changes.affected?.chunks, (from, to, at) => (room(at + to - from), out.set(postings.subarray(from, to), at)), (from, to, pending, at) => {
     b = at;
-    if (pending.length === 0 && keepsPositions(postings, from, to, chunkMap)) {
-      room(b + to - from);
-      out.set(postings.subarray(from, to), b);
-      return b + (to - from);
-    }
     last = 0;
     let next = 0;
-    forEachPosting(postings, from, to, (chunk, tf) => {
+    // A posting that keeps its chunk, after the same chunk as before and with nothing added before
+    // it, has the same gap: such runs are copied as they are, the rest written again. Most of a
+    // long list is one run when no chunk moved.
+    let run = from;
+    let chunk = 0;
+    for (let p = from; p < to; ) {
+      const start = p;
+      let gap = 0;
+      let shift = 0;
+      let byte: number;
+      do {
+        byte = postings[p++]!;
+        gap += (byte & 0x7f) * 2 ** shift;
+        shift += 7;
+      } while (byte & 0x80);
+      const previousChunk = chunk;
+      chunk += gap;
+      const tf = postings[p++]!;
       const moved = chunkMap[chunk]!;
-      if (moved < 0) return;
+      if (moved === chunk && last === previousChunk && !(next < pending.length && pending[next]! < moved)) {
+        last = chunk;
+        continue;
+      }
+      copy(run, start);
+      run = p;
+      if (moved < 0) continue;
       while (next < pending.length && pending[next]! < moved) put(pending[next]!, pending[next + 1]!), (next += 2);
       put(moved, tf);
-    });
+    }
+    copy(run, to);
     while (next < pending.length) put(pending[next]!, pending[next + 1]!), (next += 2);
     return b;
   });
@@ -254,15 +280,6 @@ function compareTo(joined: string, start: number, end: number, term: string): nu
     if (d !== 0) return d;
   }
   return end - start - term.length;
-}
-
-/** Whether every chunk of the postings `[from, to)` keeps its position. */
-function keepsPositions(postings: Uint8Array, from: number, to: number, chunkMap: Int32Array): boolean {
-  let kept = true;
-  forEachPosting(postings, from, to, (chunk) => {
-    if (chunkMap[chunk] !== chunk) kept = false;
-  });
-  return kept;
 }
 
 function push(added: Additions, term: string, item: number, tf: number): void {

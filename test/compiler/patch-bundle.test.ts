@@ -136,6 +136,24 @@ describe('bundle patched from the previous one (compiler/incremental/patch-bundl
   });
 });
 
+describe('postings of a term a changed node no longer has (compiler/incremental/patch-index.ts)', () => {
+  it('a word taken out of one spec among many that share it: the postings after it are written with their new gaps, same bytes as a full pack', async () => {
+    const root = await fresh();
+    const dirs = { specsDir: join(root, 'specs'), outDir: join(root, 'dist'), indexDir: join(root, '.kdd-index') };
+    const doc = (n: number, word: string) => `---\nid: Ent${n}\nkind: entity\n---\n# Ent${n}\n\n## Descripción\n\nEntidad ${word} número ${n}.\n`;
+    const tree: Tree = Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`01-domain/entities/Ent${i + 1}.md`, doc(i + 1, 'común')]));
+    await writeTree(dirs.specsDir, tree);
+    await buildIndex(dirs);
+    for (const [n, word] of [[3, 'distinta'], [3, 'común'], [1, 'otra'], [8, 'última']] as const) {
+      const before = { ...tree };
+      tree[`01-domain/entities/Ent${n}.md`] = doc(n, word);
+      await writeTree(dirs.specsDir, tree, before);
+      const report = await buildIndex(dirs);
+      expect(report.bundle.hash).toBe(packBundle(await packInput(join(root, `ref-${n}-${word}`), tree)).hash);
+    }
+  });
+});
+
 describe('terms of products the pack memo did not save (compiler/incremental/patch-bundle.ts rememberPack)', () => {
   it('the same spec edited twice in a row: the second patch drops the first edit\'s postings and equals a full pack', async () => {
     const root = await fresh();
