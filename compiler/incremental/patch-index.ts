@@ -7,7 +7,7 @@
  */
 import { bytesToU16, bytesToU32, u16ToBytes, u32ToBytes } from '../../formats/bytes.js';
 import type { SerializedTextIndex } from '../../runtime/search/bm25f.js';
-import type { SerializedChunkIndex } from '../../runtime/search/chunk-index.js';
+import { forEachPosting, type SerializedChunkIndex } from '../../runtime/search/chunk-index.js';
 import type { NodePack } from '../cache/pack-memo.js';
 
 /** Which nodes changed, and where their chunks sit before and after. */
@@ -124,31 +124,21 @@ export function patchChunkIndex(previous: SerializedChunkIndex, packs: readonly 
     // it, has the same gap: such runs are copied as they are, the rest written again. Most of a
     // long list is one run when no chunk moved.
     let run = from;
-    let chunk = 0;
-    for (let p = from; p < to; ) {
-      const start = p;
-      let gap = 0;
-      let shift = 0;
-      let byte: number;
-      do {
-        byte = postings[p++]!;
-        gap += (byte & 0x7f) * 2 ** shift;
-        shift += 7;
-      } while (byte & 0x80);
-      const previousChunk = chunk;
-      chunk += gap;
-      const tf = postings[p++]!;
+    let previousChunk = 0;
+    forEachPosting(postings, from, to, (chunk, tf, start, end) => {
       const moved = chunkMap[chunk]!;
-      if (moved === chunk && last === previousChunk && !(next < pending.length && pending[next]! < moved)) {
+      const after = previousChunk;
+      previousChunk = chunk;
+      if (moved === chunk && last === after && !(next < pending.length && pending[next]! < moved)) {
         last = chunk;
-        continue;
+        return;
       }
       copy(run, start);
-      run = p;
-      if (moved < 0) continue;
+      run = end;
+      if (moved < 0) return;
       while (next < pending.length && pending[next]! < moved) put(pending[next]!, pending[next + 1]!), (next += 2);
       put(moved, tf);
-    }
+    });
     copy(run, to);
     while (next < pending.length) put(pending[next]!, pending[next + 1]!), (next += 2);
     return b;
