@@ -32,7 +32,7 @@ import { compareCodeUnits } from '../model/order.js';
 import { changesSince, sameGraphAs } from './incremental/changes.js';
 import { FROM_SCRATCH, previousBuild, type Earlier } from './incremental/earlier.js';
 import { keptBundle, rememberBundle } from './incremental/kept-bundle.js';
-import { patchBundle, previousPack, rememberPack } from './incremental/patch-bundle.js';
+import { nodeTermSets, patchBundle, previousPack, rememberPack, type NodeTermSets } from './incremental/patch-bundle.js';
 import { previousGraph } from './incremental/relink.js';
 import { readSupply, reusedRecord } from './incremental/reuse.js';
 import { extractTree } from './kinds/extract-tree.js';
@@ -164,16 +164,28 @@ export async function buildIndex(options: IndexBuildOptions): Promise<IndexBuild
   // From here only the nodes' keys are needed, and the memo is handed over: the per-node products
   // become garbage once the memo is written, before the record cache is encoded.
   const packedKeys = (prepared as PreparedNodes | null)?.packed.map((p) => p.key) ?? [];
+  const unsaved = memo && prepared ? await unsavedTermSets(memo, prepared) : {};
   prepared = null;
   const pending = { memo };
   memo = undefined;
   // Caches before the pointer: once kdd.json changes the build is over, for readers and hot swap alike.
   await saveCaches(indexDir, cacheFiles, compiled, earlier, artifacts, pending, kept !== null);
   const pointer = kept ?? (await writePointer(outDir, bundle!, compiled.manifest, digest, weight));
-  if (!kept) await Promise.all([rememberBundle(checked, outDir, pointer), cacheFiles.pack && rememberPack(indexDir, pointer.bundle, packedKeys)]);
+  if (!kept) await Promise.all([rememberBundle(checked, outDir, pointer), cacheFiles.pack && rememberPack(indexDir, pointer.bundle, packedKeys, unsaved)]);
   await markBuildFinished(indexDir);
   writing.end();
   return indexBuildReport(compiled, earlier.fullReason, pointer, written, kept !== null, artifactSizes(weight, pointer.bytes), performance.now() - started);
+}
+
+/** The term sets of the products the memo's file will not hold once saved (at most a few: compiler/cache/rewrite-policy.ts). */
+async function unsavedTermSets(memo: PackMemo, { packed, packs, terms }: PreparedNodes): Promise<Record<string, NodeTermSets>> {
+  const { memoRewritten, readFromFile } = await import('./cache/pack-memo.js');
+  const unsaved: Record<string, NodeTermSets> = {};
+  if (memoRewritten(memo)) return unsaved;
+  packs.forEach((pack, i) => {
+    if (!readFromFile(pack)) unsaved[packed[i]!.key] = nodeTermSets(pack, terms);
+  });
+  return unsaved;
 }
 
 /** A full build: every file re-extracted, `.kdd-index/` and `dist/` written. */

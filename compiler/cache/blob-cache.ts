@@ -18,7 +18,7 @@ import type { DocumentRecord } from '../../model/records.js';
 import { codeFingerprint } from './code-fingerprint.js';
 import { entryLengths, loadRecord, readFramed, sliceEntries, storeRecord, writeFramed, type StoredRecord } from './record-entries.js';
 
-const FORMAT = 'kdd-blob-cache/1';
+const FORMAT = 'kdd-blob-cache/2';
 
 export interface BlobCache {
   /** The record of the node file whose blob id is `oid`, if cached (the same object for every ask). */

@@ -11,12 +11,14 @@
  * Term ids index one vocabulary shared by every entry. Postings are assembled from these lists
  * (`assembleTextIndex`, `assembleChunkIndex`), which give the bytes a cold build gives.
  *
- * On disk: one file `.kdd-index/.cache/pack` (git-ignored folder, see record-cache.ts), read once
- * per build and rewritten atomically with the entries the last pack used; entries read from it are
+ * On disk: one file `.kdd-index/.cache/pack` (git-ignored folder, see record-cache.ts). A build
+ * reads its header (vocabulary, keys, lengths, one CRC per entry) and only the entries it decodes
+ * (a one-edit build: the edited nodes' previous products, a few kilobytes of 40 MB at 10,800
+ * documents); it is rewritten atomically with the entries the last pack used, those read from it
  * copied back byte for byte. Never the source of truth: a missing, unreadable or foreign file
  * (format, or written by other code: compiler/cache/code-fingerprint.ts) is ignored.
  */
-import { readFile } from 'node:fs/promises';
+import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { newPackr } from '../../formats/msgpack.js';
 import type { NodeTerms } from '../../runtime/search/bm25f.js';
@@ -29,7 +31,7 @@ import { codeFingerprint } from './code-fingerprint.js';
 import { worthRewriting } from './rewrite-policy.js';
 import { CACHE_DIR } from './record-cache.js';
 
-const FORMAT = 'kdd-pack-cache/3';
+const FORMAT = 'kdd-pack-cache/5';
 
 /** Pack products of one node (position-independent). `terms`: `[term, field << 12 | tf]` pairs. */
 export interface NodePack extends NodeTerms {
@@ -81,27 +83,31 @@ type StoredMeta = [key: string, lens: number[], terms: number, keys: string[], c
 interface Header {
   format: string;
   fingerprint: string;
-  terms: string[];
+  /**
+   * The vocabulary, then every entry's key, each `\n`-joined as UTF-8 (terms are letter and digit
+   * runs, keys base64: no newline in either). Split natively, 57,000 terms and 10,800 keys cost a
+   * fresh process a few milliseconds, where msgpackr decoded them one string at a time; both are
+   * covered by the CRC.
+   */
+  terms: Uint8Array;
+  keys: Uint8Array;
   /** Vocabulary size right after the last compaction: the next one waits until it has grown by a quarter. */
   base: number;
   /** Term ids in term order (u32 LE), so the next pack does not sort the vocabulary again. */
   order?: Uint8Array;
   /** Per entry: byte length of its light part (unpadded), of its term ids, then its chunk count. */
   lengths: number[];
-  /** compiler/cache/checksum.ts of the entries (every byte after the padded header). */
+  /** Per entry: compiler/cache/checksum.ts of its bytes (u32 LE), checked when the entry is read. */
+  crcs: Uint8Array;
+  /** compiler/cache/checksum.ts of `terms`, `keys` and `crcs`. */
   crc: number;
 }
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 const pad4 = (n: number) => (n + 3) & ~3;
 
-/**
- * Stored bytes of each entry read from a file, written back verbatim while term ids keep their
- * meaning (no compaction): rewriting the cache after a one-document edit is then a copy.
- */
-const storedEntries = new WeakMap<NodePack, Uint8Array>();
-/** Unpadded light-part length of each stored entry. */
-const storedMeta = new WeakMap<Uint8Array, number>();
+const utf8 = new TextDecoder();
+const lines = (bytes: Uint8Array) => (bytes.length === 0 ? [] : utf8.decode(bytes).split('\n'));
 /** Vocabulary size after the last compaction, per memo read from a file. */
 const compactedAt = new WeakMap<PackMemo, number>();
 
@@ -110,47 +116,114 @@ const compactedAt = new WeakMap<PackMemo, number>();
  *
  * Layout: u32 (LE) header length, msgpack {@link Header}, zero padding to a multiple of 4, then per
  * entry its msgpack light part padded to a multiple of 4 and its u32 (LE) term ids (`terms` then
- * `chunkTerms`). Every id column is 4-byte aligned, so on little-endian machines the entries are
- * views into the file's bytes.
+ * `chunkTerms`). Only the header is read here; each entry is read when first decoded
+ * ({@link EntrySource}), so its id columns start 4-byte aligned in a buffer of their own.
  */
 export async function readPackMemo(file: string): Promise<PackMemo> {
-  const bytes = await readFile(file).catch(() => null);
-  if (bytes === null || bytes.length < 4) return createPackMemo();
   try {
-    // Aligned plain view (msgpackr treats Node Buffers specially; Uint32Array views need alignment).
-    const view = bytes.byteOffset % 4 === 0 ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) : Uint8Array.prototype.slice.call(bytes);
-    const headerLength = new DataView(view.buffer, view.byteOffset, 4).getUint32(0, true);
-    const unpackr = newPackr();
-    const header = unpackr.unpack(view.subarray(4, 4 + headerLength)) as Header;
-    if (header?.format !== FORMAT || header.fingerprint !== codeFingerprint() || !Array.isArray(header.terms) || !Array.isArray(header.lengths)) return createPackMemo();
-    if (header.crc !== checksum([view.subarray(pad4(4 + headerLength))])) return createPackMemo();
-    const vocab = new TermIds(header.terms);
-    if (vocab.size !== header.terms.length) return createPackMemo();
+    const source = EntrySource.open(file);
+    if (source === null) return createPackMemo();
+    const header = source.header as Header;
+    if (header?.format !== FORMAT || header.fingerprint !== codeFingerprint() || !(header.terms instanceof Uint8Array) || !(header.keys instanceof Uint8Array) || !(header.crcs instanceof Uint8Array) || !Array.isArray(header.lengths)) return createPackMemo();
+    if (header.crc !== checksum([header.terms, header.keys, header.crcs])) return createPackMemo();
+    const terms = lines(header.terms);
+    const keys = lines(header.keys);
+    const crcs = bytesToU32(header.crcs);
+    const vocab = new TermIds(terms);
+    if (vocab.size !== terms.length || keys.length * 3 !== header.lengths.length || crcs.length !== keys.length) return createPackMemo();
     const limit = vocab.size;
     const order = header.order instanceof Uint8Array && header.order.length === limit * 4 ? bytesToU32(header.order) : null;
     if (order && isTermOrder(vocab.terms, order)) rememberTermOrder(vocab.terms, order);
     const memo: PackMemo = { vocab, entries: new Map(), used: new Set(), added: 0, stored: 0 };
-    if (header.lengths.length % 3 !== 0) return createPackMemo();
-    let at = pad4(4 + headerLength);
+    const unpackr = newPackr();
+    let at = source.start;
     for (let i = 0; i < header.lengths.length; i += 3) {
-      const start = at;
       const metaLength = header.lengths[i]!;
       const idsLength = header.lengths[i + 1]!;
       const chunks = header.lengths[i + 2]!;
-      const idsAt = start + pad4(metaLength);
-      if (!Number.isInteger(metaLength) || !Number.isInteger(idsLength) || !Number.isInteger(chunks) || idsLength % 4 !== 0 || (at = idsAt + idsLength) > view.length) return createPackMemo();
-      const entry = view.subarray(start, at);
-      const pack = new StoredPack(entry, metaLength, chunks, limit, unpackr);
-      storedEntries.set(pack, entry);
-      storedMeta.set(entry, metaLength);
-      memo.entries.set(entryKey(entry, metaLength, unpackr), pack);
+      if (!Number.isInteger(metaLength) || metaLength < 0 || !Number.isInteger(idsLength) || idsLength < 0 || !Number.isInteger(chunks) || idsLength % 4 !== 0) return createPackMemo();
+      const length = pad4(metaLength) + idsLength;
+      const key = keys[i / 3]!;
+      memo.entries.set(key, new StoredPack(key, source, at, length, crcs[i / 3]!, metaLength, chunks, limit, unpackr));
+      at += length;
     }
-    if (at !== view.length) return createPackMemo();
+    if (at !== source.size) return createPackMemo();
     memo.stored = memo.entries.size;
     compactedAt.set(memo, typeof header.base === 'number' ? header.base : limit);
     return memo;
   } catch {
     return createPackMemo();
+  }
+}
+
+/**
+ * Where the entries of a memo file are read from: a few entries with a positioned read each; past
+ * {@link EntrySource.FEW} (a full pack, a compaction, a memo written back), the whole file once.
+ */
+class EntrySource {
+  /** Entries read one by one before the whole file is read instead. */
+  static readonly FEW = 8;
+  private reads = 0;
+  private bytes: Uint8Array | null = null;
+
+  private constructor(
+    private readonly file: string,
+    /** The file's size when its header was read: a file of another size is not the one the header describes. */
+    readonly size: number,
+    /** Where the entries start. */
+    readonly start: number,
+    readonly header: unknown,
+  ) {}
+
+  /** The file's header, or null when there is no file or it is not framed so. */
+  static open(file: string): EntrySource | null {
+    let fd: number;
+    try {
+      fd = openSync(file, 'r');
+    } catch {
+      return null;
+    }
+    try {
+      const size = fstatSync(fd).size;
+      const prefix = new Uint8Array(4);
+      if (size < 4 || readSync(fd, prefix, 0, 4, 0) !== 4) return null;
+      const headerLength = new DataView(prefix.buffer).getUint32(0, true);
+      if (4 + headerLength > size) return null;
+      const head = new Uint8Array(headerLength);
+      if (readSync(fd, head, 0, headerLength, 4) !== headerLength) return null;
+      return new EntrySource(file, size, pad4(4 + headerLength), newPackr().unpack(head));
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  /**
+   * The `length` bytes at `at`, in a buffer of their own (aligned), or a view of the whole file once
+   * read. A file gone, unreadable or of another size throws {@link PackMemoCorrupt}: the build packs
+   * without the memo, as for any entry that does not fit.
+   */
+  read(at: number, length: number): Uint8Array {
+    try {
+      if (this.bytes === null && ++this.reads > EntrySource.FEW) this.readAll();
+      if (this.bytes !== null) return this.bytes.subarray(at, at + length);
+      const out = new Uint8Array(length);
+      const fd = openSync(this.file, 'r');
+      try {
+        if (fstatSync(fd).size !== this.size || readSync(fd, out, 0, length, at) !== length) throw new PackMemoCorrupt();
+      } finally {
+        closeSync(fd);
+      }
+      return out;
+    } catch (error) {
+      throw error instanceof PackMemoCorrupt ? error : new PackMemoCorrupt();
+    }
+  }
+
+  private readAll(): void {
+    const bytes = readFileSync(this.file);
+    if (bytes.length !== this.size) throw new PackMemoCorrupt();
+    // Aligned plain view (msgpackr treats Node Buffers specially; Uint32Array views need alignment).
+    this.bytes = bytes.byteOffset % 4 === 0 ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) : Uint8Array.prototype.slice.call(bytes);
   }
 }
 
@@ -164,34 +237,26 @@ function isTermOrder(terms: readonly string[], order: Uint32Array): boolean {
 }
 
 /**
- * The content key an entry's light part starts with. Keys are base64 SHA-256 (44 ASCII characters,
- * msgpack str 8 right after the fixarray header), read without decoding the rest; anything else is
- * decoded in full.
- */
-function entryKey(entry: Uint8Array, metaLength: number, unpackr: ReturnType<typeof newPackr>): string {
-  if (metaLength > 3 && entry[0] === 0x97 && entry[1] === 0xd9 && 3 + entry[2]! <= metaLength) {
-    const chars = entry.subarray(3, 3 + entry[2]!);
-    // One flat string (a character at a time would make a rope, slow to hash in every look-up).
-    if (chars.every((c) => c < 0x80)) return String.fromCharCode(...chars);
-  }
-  const key = (unpackr.unpack(entry.subarray(0, metaLength)) as StoredMeta)[0];
-  if (typeof key !== 'string') throw new Error('pack cache entry without a key');
-  return key;
-}
-
-/**
- * An entry read from the file, decoded on first access: a one-edit build reads the products of the
+ * An entry of the file, read and decoded on first access: a one-edit build reads the products of the
  * few nodes it changed, not of 10,800 (their decoding, checks and garbage were a sixth of that
- * build). The file's CRC has been checked before any entry is made (it covers the entries, not
- * the header's lengths); an entry whose decoded parts do not fit together or with the header (or
- * index past the vocabulary) throws {@link PackMemoCorrupt} when first read, and the build packs
- * again with an empty memo (compiler/pipeline.ts).
+ * build). An entry whose bytes fail their CRC, or whose decoded parts do not fit together or with
+ * the header (the lengths and keys are not covered by the entries' CRCs), or index past the
+ * vocabulary, throws {@link PackMemoCorrupt} when first read, and the build packs again with an
+ * empty memo (compiler/pipeline.ts).
  */
 class StoredPack implements NodePack {
   #decoded: NodePack | null = null;
+  #entry: Uint8Array | null = null;
   constructor(
-    private readonly entry: Uint8Array,
-    private readonly metaLength: number,
+    /** The key the header lists it under: its light part must start with the same. */
+    private readonly key: string,
+    private readonly source: EntrySource,
+    private readonly at: number,
+    private readonly length: number,
+    /** The CRC the header lists for its bytes (copied as it is when the entry is written back). */
+    readonly crc: number,
+    /** Unpadded length of its light part. */
+    readonly metaLength: number,
     /** Chunk count as the header lists it (the patch reads it for every node). */
     readonly chunkCount: number,
     private readonly limit: number,
@@ -205,14 +270,22 @@ class StoredPack implements NodePack {
   get chunkTerms() { return this.decoded().chunkTerms; }
   get chunkEnds() { return this.decoded().chunkEnds; }
 
+  /** Its bytes in the file, checked: written back verbatim while term ids keep their meaning (no compaction). */
+  get entry(): Uint8Array {
+    if (this.#entry) return this.#entry;
+    const bytes = this.source.read(this.at, this.length);
+    if (checksum([bytes]) !== this.crc) throw new PackMemoCorrupt();
+    return (this.#entry = bytes);
+  }
+
   private decoded(): NodePack {
     if (this.#decoded) return this.#decoded;
-    const [, lens, termCount, keys, chunkIds, chunkRows, chunkEnds] = this.unpackr.unpack(this.entry.subarray(0, this.metaLength)) as StoredMeta;
+    const [key, lens, termCount, keys, chunkIds, chunkRows, chunkEnds] = this.unpackr.unpack(this.entry.subarray(0, this.metaLength)) as StoredMeta;
     const ids = u32View(this.entry.subarray(pad4(this.metaLength)));
     const terms = ids.subarray(0, termCount);
     const chunkTerms = ids.subarray(termCount);
     // Term ids must be in range (a corrupt entry would index past the vocabulary).
-    let valid = terms.length % 2 === 0 && chunkIds.length === this.chunkCount && chunkIds.length * 5 === chunkRows.length && chunkEnds.length === chunkIds.length && (chunkEnds.at(-1) ?? 0) === chunkTerms.length;
+    let valid = key === this.key && terms.length % 2 === 0 && chunkIds.length === this.chunkCount && chunkIds.length * 5 === chunkRows.length && chunkEnds.length === chunkIds.length && (chunkEnds.at(-1) ?? 0) === chunkTerms.length;
     for (let k = 0; valid && k < ids.length; k += 2) if (ids[k]! >= this.limit) valid = false;
     if (!valid) throw new PackMemoCorrupt();
     return (this.#decoded = { lens, terms, keys, chunkIds, chunkRows, chunkTerms, chunkEnds });
@@ -231,14 +304,29 @@ export function chunkCount(pack: NodePack): number {
   return pack instanceof StoredPack ? pack.chunkCount : pack.chunkIds.length;
 }
 
+/** A plain Uint8Array view of a Buffer: every binary this codec writes or reads is one (see formats/bundle/bundle.ts). */
+function plain(bytes: Buffer): Uint8Array {
+  return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
 function u32View(bytes: Uint8Array): Uint32Array {
   if (!LITTLE_ENDIAN) return bytesToU32(bytes);
   return new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >>> 2);
 }
 
+/** Whether {@link writePackMemo} writes `memo` (else the file keeps what it held). */
+export function memoRewritten(memo: PackMemo): boolean {
+  return worthRewriting(memo.stored, memo.used.size - memo.added, memo.added);
+}
+
+/** Whether `pack` was read from the memo's file (so the file still holds it when not rewritten). */
+export function readFromFile(pack: NodePack): boolean {
+  return pack instanceof StoredPack;
+}
+
 /** Saves the entries the last pack used (atomically); a vocabulary grown mostly stale is compacted. */
 export async function writePackMemo(file: string, memo: PackMemo): Promise<void> {
-  if (!worthRewriting(memo.stored, memo.used.size - memo.added, memo.added)) return;
+  if (!memoRewritten(memo)) return;
   const kept = [...memo.used].filter((key) => memo.entries.has(key)).sort();
   let terms = memo.vocab.terms;
   let base = compactedAt.get(memo) ?? 0;
@@ -263,15 +351,20 @@ export async function writePackMemo(file: string, memo: PackMemo): Promise<void>
   const packr = newPackr();
   const parts: Uint8Array[] = [];
   const lengths: number[] = [];
-  for (const key of kept) {
+  const crcs = new Uint32Array(kept.length);
+  kept.forEach((key, i) => {
     const pack = memo.entries.get(key)!;
-    const stored = remap ? undefined : storedEntries.get(pack);
-    const entry = stored ? { parts: [stored], metaLength: storedMeta.get(stored)!, idsLength: stored.length - pad4(storedMeta.get(stored)!) } : encodeEntry(packr, key, pack, remap);
+    const stored = !remap && pack instanceof StoredPack ? pack : undefined;
+    const entry = stored ? { parts: [stored.entry], metaLength: stored.metaLength, idsLength: stored.entry.length - pad4(stored.metaLength) } : encodeEntry(packr, key, pack, remap);
     parts.push(...entry.parts);
     lengths.push(entry.metaLength, entry.idsLength, chunkCount(pack));
-  }
+    crcs[i] = stored ? stored.crc : checksum(entry.parts);
+  });
+  const crcBytes = LITTLE_ENDIAN ? new Uint8Array(crcs.buffer) : u32ToBytes(crcs);
   const order = termOrder(terms);
-  const header = packr.pack({ format: FORMAT, fingerprint: codeFingerprint(), terms, base, lengths, order: LITTLE_ENDIAN ? new Uint8Array(order.buffer, order.byteOffset, order.byteLength) : u32ToBytes(order), crc: checksum(parts) } satisfies Header);
+  const joinedTerms = Buffer.from(terms.join('\n'));
+  const joinedKeys = Buffer.from(kept.join('\n'));
+  const header = packr.pack({ format: FORMAT, fingerprint: codeFingerprint(), terms: plain(joinedTerms), keys: plain(joinedKeys), base, lengths, crcs: crcBytes, order: LITTLE_ENDIAN ? new Uint8Array(order.buffer, order.byteOffset, order.byteLength) : u32ToBytes(order), crc: checksum([joinedTerms, joinedKeys, crcBytes]) } satisfies Header);
   // u32 header length, header, zero padding to 4: entries start aligned.
   const head = new Uint8Array(pad4(4 + header.length));
   new DataView(head.buffer).setUint32(0, header.length, true);

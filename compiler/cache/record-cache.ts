@@ -36,11 +36,12 @@ import type { DocumentRecord } from '../../model/records.js';
 import type { SourceStamp } from '../read.js';
 import { checksum } from './checksum.js';
 import { codeFingerprint } from './code-fingerprint.js';
-import { packedEdges, rememberPackedEdges } from './packed-node.js';
+import { knownPackedList, packedEdges, rememberPackedEdges, rememberPackedList } from './packed-node.js';
 import { readStampColumns, stampColumns, type StampColumns } from './stamp-columns.js';
-import { entryLengths, loadRecord, readFramed, sliceEntries, storeRecord, writeFramed, type StoredRecord } from './record-entries.js';
+import { entryLengths, jsonExact, loadRecord, readFramed, sliceEntries, storeRecord, writeFramed, type StoredRecord } from './record-entries.js';
 
-const CACHE_FORMAT = 'kdd-record-cache/5';
+const CACHE_FORMAT = 'kdd-record-cache/6';
+const utf8 = new TextDecoder();
 
 /** The link stage's output as the cache stores it. */
 export interface CachedGraph {
@@ -81,11 +82,19 @@ interface Header {
   /** Per record: byte length of its light part, of its links, then of its body. */
   lengths: number[];
   /**
-   * The {@link CachedGraph}, msgpack-encoded on its own: a build whose graph is the one it read
-   * here writes these bytes back instead of encoding 110k edges and 5k violations again.
+   * The {@link CachedGraph} in two parts: its edge columns (msgpack) and the rest (dangling links,
+   * unresolved ids, layer violations, warnings: plain strings and lists, as UTF-8 JSON, which a
+   * fresh process decodes in a fraction of msgpackr's time). A build whose graph is the one it
+   * read here writes both back instead of encoding 110k edges and 5k violations again.
    */
   graph: Uint8Array | null;
-  /** compiler/cache/checksum.ts of the graph's bytes then of every byte after the header. */
+  links: Uint8Array | null;
+  /**
+   * The bundle's bytes of the graph's layer violations, dangling links and unresolved ids, when the
+   * build that wrote the cache made them (compiler/cache/packed-node.ts `packedList`), else null.
+   */
+  lists: Uint8Array[] | null;
+  /** compiler/cache/checksum.ts of the graph's two parts and its lists' bytes, then of every byte after the header. */
   crc: number;
 }
 
@@ -111,8 +120,9 @@ export async function readRecordCache(file: string, manifestText: string): Promi
   const header = framed.header as Header | null;
   try {
     if (header?.format !== CACHE_FORMAT || header.code !== codeFingerprint() || header.manifest !== manifestKey(manifestText) || !Array.isArray(header.lengths)) return null;
-    const graphPart = header.graph instanceof Uint8Array ? header.graph : null;
-    if (header.crc !== checksum(graphPart ? [graphPart, framed.payload] : [framed.payload])) return null;
+    const graphPart: GraphParts | null = header.graph instanceof Uint8Array && header.links instanceof Uint8Array ? [header.graph, header.links] : null;
+    const lists = graphPart && Array.isArray(header.lists) && header.lists.length === LISTS.length && header.lists.every((bytes) => bytes instanceof Uint8Array) ? header.lists : null;
+    if (header.crc !== checksum([...(graphPart ?? []), ...(lists ?? []), framed.payload])) return null;
     const entries = sliceEntries(framed.payload, header.lengths);
     const stamps = readStampColumns(header.stamps, true);
     const artifacts = readStampColumns(header.artifacts, false);
@@ -123,9 +133,10 @@ export async function readRecordCache(file: string, manifestText: string): Promi
       stored.set(record, entry);
       return record;
     });
-    const graph = graphPart ? (unpackr.unpack(graphPart) as unknown) : null;
+    const graph = graphPart ? ({ edges: unpackr.unpack(graphPart[0]), ...JSON.parse(utf8.decode(graphPart[1])) } as unknown) : null;
     if (!isCachedGraph(graph)) return { records, stamps, artifacts, graph: null };
     graphBytes.set(graph, graphPart!);
+    if (lists) LISTS.forEach((key, i) => rememberPackedList(graph[key], lists[i]!));
     return { records, stamps, artifacts, graph };
   } catch {
     return null;
@@ -148,17 +159,24 @@ export function restoreGraph(records: readonly DocumentRecord[], cached: CachedG
   return graph;
 }
 
+/** The graph's lists whose bundle bytes the cache keeps, in the order stored. */
+const LISTS = ['layer_violations', 'dangling', 'unresolved_ids'] as const;
+
+/** A cached graph's two parts: its edges' msgpack and the rest's JSON. */
+type GraphParts = [edges: Uint8Array, rest: Uint8Array];
+
 /** The bytes each graph read from a cache was decoded from. */
-const graphBytes = new WeakMap<CachedGraph, Uint8Array>();
+const graphBytes = new WeakMap<CachedGraph, GraphParts>();
 /** The cached graph each restored graph was made from. */
 const restored = new WeakMap<Graph, CachedGraph>();
 
 /**
  * The cache's encoding of `graph`: the bytes it was read from when it is a restored graph whose
  * parts are still the very ones read (edges encode to the cached columns: same ids, same order,
- * compiler/incremental/relink.ts), else encoded now.
+ * compiler/incremental/relink.ts), else encoded now; null when a part would not come back exactly
+ * from JSON (the next build links again).
  */
-function encodedGraph(graph: Graph, packr: Packr): Uint8Array {
+function encodedGraph(graph: Graph, packr: Packr): GraphParts | null {
   const cached = restored.get(graph);
   const bytes = cached && graphBytes.get(cached);
   if (
@@ -170,9 +188,10 @@ function encodedGraph(graph: Graph, packr: Packr): Uint8Array {
     graph.warnings === cached.warnings
   )
     return bytes;
-  const fresh: CachedGraph = { edges: packedEdges(graph.edges, graph.nodes), dangling: graph.dangling, unresolved_ids: graph.unresolved_ids, layer_violations: graph.layer_violations, warnings: graph.warnings };
+  const rest = { dangling: graph.dangling, unresolved_ids: graph.unresolved_ids, layer_violations: graph.layer_violations, warnings: graph.warnings };
+  if (!jsonExact(rest)) return null;
   // A copy: the packer reuses its buffer.
-  return Uint8Array.prototype.slice.call(packr.pack(fresh));
+  return [Uint8Array.prototype.slice.call(packr.pack(packedEdges(graph.edges, graph.nodes))), Buffer.from(JSON.stringify(rest))];
 }
 
 /**
@@ -197,6 +216,8 @@ export async function writeRecordCache(
   });
   const parts = entries.flatMap((entry) => [entry.light, entry.links, entry.body]);
   const graphPart = graph && encodedGraph(graph, packr);
+  const known = graphPart && LISTS.map((key) => knownPackedList(graph![key]));
+  const lists = known && known.every((bytes) => bytes !== undefined) ? (known as Uint8Array[]) : null;
   const header: Header = {
     format: CACHE_FORMAT,
     code: codeFingerprint(),
@@ -204,8 +225,15 @@ export async function writeRecordCache(
     stamps: stampColumns(stamps),
     artifacts: stampColumns(artifacts),
     lengths: entryLengths(entries),
-    graph: graphPart,
-    crc: checksum(graphPart ? [graphPart, ...parts] : parts),
+    graph: graphPart && graphPart[0],
+    links: graphPart && plain(graphPart[1]),
+    lists,
+    crc: checksum([...(graphPart ?? []), ...(lists ?? []), ...parts]),
   };
   await writeFramed(file, header, parts);
+}
+
+/** A plain Uint8Array view, as every binary of the cache is written (formats/bundle/bundle.ts). */
+function plain(bytes: Uint8Array): Uint8Array {
+  return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }

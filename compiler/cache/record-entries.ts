@@ -3,7 +3,7 @@
  * and frame their files.
  *
  * A record is three byte strings: its light part (the node without `sections` / `indexed_fields`,
- * plus its content key), its raw links, and its node body exactly as the bundle stores it. A record
+ * plus its content key, as JSON text), its raw links, and its node body exactly as the bundle stores it. A record
  * loaded from them decodes its text on first access (formats/bundle/nodes.ts `withLazyBody`), and
  * the pack stage takes its key and body as they are (compiler/cache/packed-node.ts).
  *
@@ -25,14 +25,34 @@ export interface StoredRecord {
   body: Uint8Array;
 }
 
-/** Light part as stored: `[light node, content key]`. */
+/**
+ * Light part as stored: `[light node, content key]`, as UTF-8 JSON. Every build decodes all of them
+ * (10,800 at 10,800 documents), and `JSON.parse` does that in about a third of msgpackr's CPU in a
+ * fresh process, where msgpackr's decoder has not been optimised yet (docs/decisions/bundle-patch.md).
+ * A light node holds only strings, string lists and nulls, which JSON gives back exactly;
+ * {@link storeRecord} refuses anything else rather than store a value that would come back changed.
+ */
 type StoredLight = [Record<string, unknown>, string];
 
-/** A record's three parts (copies, safe to keep). */
+const utf8 = new TextDecoder();
+
+/** A record's three parts (copies, safe to keep). Throws when the light part would not come back exactly. */
 export function storeRecord(record: DocumentRecord, packr: Packr): StoredRecord {
   const packed = packedNode(record.node);
   const copy = (value: unknown) => Uint8Array.prototype.slice.call(packr.pack(value));
-  return { light: copy([lightNode(packed.node), packed.key] satisfies StoredLight), links: copy(record.links), body: packed.body };
+  const light: StoredLight = [lightNode(packed.node), packed.key];
+  if (!jsonExact(light)) throw new TypeError(`record ${String(record.node.id)}: a light field JSON would not give back exactly`);
+  return { light: Buffer.from(JSON.stringify(light)), links: copy(record.links), body: packed.body };
+}
+
+/** Whether `JSON.parse(JSON.stringify(value))` gives `value` back: strings, booleans, null, finite numbers (not -0), plain arrays and objects of them. */
+export function jsonExact(value: unknown): boolean {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
+  if (typeof value === 'number') return Number.isFinite(value) && !Object.is(value, -0);
+  if (Array.isArray(value)) return value.every(jsonExact);
+  if (typeof value !== 'object' || Object.getPrototypeOf(value) !== Object.prototype) return false;
+  // An own "__proto__" key comes back from JSON.parse as data but is lost when assigned: refused.
+  return Object.keys(value).every((key) => key !== '__proto__' && jsonExact((value as Record<string, unknown>)[key]));
 }
 
 /**
@@ -41,7 +61,7 @@ export function storeRecord(record: DocumentRecord, packr: Packr): StoredRecord 
  * would not).
  */
 export function loadRecord(entry: StoredRecord, unpackr: Packr, links: 'now' | 'on-access'): DocumentRecord {
-  const [item, key] = unpackr.unpack(entry.light) as StoredLight;
+  const [item, key] = JSON.parse(utf8.decode(entry.light)) as StoredLight;
   const node = withLazyBody(item, entry.body);
   rememberPackedNode(node, key, entry.body);
   if (links === 'now') return { node, links: unpackr.unpack(entry.links) as RawLink[] };

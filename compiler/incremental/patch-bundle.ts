@@ -23,14 +23,16 @@ import type { SerializedChunkIndex } from '../../runtime/search/chunk-index.js';
 import { assembleTextIndex } from '../../runtime/search/bm25f.js';
 import { writeAtomic } from '../atomic.js';
 import { CACHE_DIR } from '../cache/record-cache.js';
+import { checksum } from '../cache/checksum.js';
 import { codeFingerprint } from '../cache/code-fingerprint.js';
 import { chunkCount, type NodePack, type PackMemo } from '../cache/pack-memo.js';
 import { packedParts, plainParts, type PackedBundle, type PackInput, type PreparedNodes } from '../pack/pack.js';
+import { packedList } from '../cache/packed-node.js';
 import { trustedBundle } from './kept-bundle.js';
 import { arrayHeader, arrayItems, mapEntries, mapParts, valueAt } from './msgpack-spans.js';
 import { patchChunkIndex, patchTextIndex, type Changes } from './patch-index.js';
 
-const FORMAT = 'kdd-last-pack/1';
+const FORMAT = 'kdd-last-pack/2';
 /** Past this share of changed nodes a full pack costs about the same: not worth the patch. */
 const MAX_CHANGED_SHARE = 0.2;
 /** Changes always patched, whatever the share (small trees). */
@@ -45,6 +47,17 @@ const COLUMNS = ['node', 'position', 'section', 'start', 'end', 'embeddable'] as
 export interface PreviousPack {
   bytes: Uint8Array;
   keys: readonly string[];
+  /** The terms of nodes whose products the pack memo's file does not hold, by content key ({@link rememberPack}). */
+  terms?: ReadonlyMap<string, NodeTermSets>;
+}
+
+/**
+ * The terms of one node's products, in its fields and in its chunks: all the patch needs of a
+ * changed node's previous products to copy every other term's postings without looking at them.
+ */
+export interface NodeTermSets {
+  text: readonly string[];
+  chunks: readonly string[];
 }
 
 interface LastPack {
@@ -52,16 +65,54 @@ interface LastPack {
   fingerprint: string;
   bundle: string;
   keys: readonly string[];
+  terms: Record<string, NodeTermSets>;
 }
 
 export const lastPackPath = (indexDir: string) => join(indexDir, CACHE_DIR, 'last-pack');
 
 /** The previous bundle of `outDir` with its node keys, when the record of the last pack names it and its bytes can be trusted. */
 export async function previousPack(indexDir: string, outDir: string, checked: string): Promise<PreviousPack | null> {
-  const record = (await readFile(lastPackPath(indexDir), 'utf8').then((text) => JSON.parse(text) as LastPack, () => null)) as LastPack | null;
+  const record = await readFile(lastPackPath(indexDir), 'utf8').then(checkedRecord, () => null);
   if (!record || record.format !== FORMAT || record.fingerprint !== codeFingerprint() || !Array.isArray(record.keys)) return null;
   const bytes = await trustedBundle(outDir, record.bundle, checked, (path, size) => bundleWithoutBodies(path, size));
-  return bytes ? { bytes, keys: record.keys } : null;
+  return bytes ? { bytes, keys: record.keys, terms: termSetsOf(record.terms) } : null;
+}
+
+/**
+ * The record in `text` when its checksum holds. The term sets steer which postings the patch looks
+ * at, so a byte changed in them must not go unseen (a changed key or name only costs a full pack).
+ */
+function checkedRecord(text: string): LastPack | null {
+  try {
+    const { crc, ...record } = JSON.parse(text) as LastPack & { crc: unknown };
+    return crc === checksum([Buffer.from(JSON.stringify(inOrder(record)))]) ? record : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The record's fields in the order they are written and checked. */
+function inOrder(record: LastPack): LastPack {
+  return { format: record.format, fingerprint: record.fingerprint, bundle: record.bundle, keys: record.keys, terms: record.terms };
+}
+
+/** The term sets of a last-pack record that are well formed (any other is only a slower patch). */
+function termSetsOf(terms: unknown): Map<string, NodeTermSets> {
+  const sets = new Map<string, NodeTermSets>();
+  const strings = (list: unknown): list is string[] => Array.isArray(list) && list.every((term) => typeof term === 'string');
+  if (terms === null || typeof terms !== 'object') return sets;
+  for (const [key, value] of Object.entries(terms)) if (strings(value?.text) && strings(value?.chunks)) sets.set(key, { text: value.text, chunks: value.chunks });
+  return sets;
+}
+
+/** The terms of `pack`, whose ids index `terms`. */
+export function nodeTermSets(pack: NodePack, terms: readonly string[]): NodeTermSets {
+  const strings = (pairs: ArrayLike<number>) => {
+    const out = new Set<string>();
+    for (let k = 0; k < pairs.length; k += 2) out.add(terms[pairs[k]!]!);
+    return [...out];
+  };
+  return { text: strings(pack.terms), chunks: strings(pack.chunkTerms) };
 }
 
 /** First read of a bundle's head: at 10,800 documents the node bodies start at ~4.8 MB. */
@@ -114,11 +165,16 @@ export async function bundleWithoutBodies(path: string, size: number, firstRead 
   }
 }
 
-/** Records which node (content key) sits at each position of the bundle just written. */
-export async function rememberPack(indexDir: string, bundle: string, keys: readonly string[]): Promise<void> {
-  const record: LastPack = { format: FORMAT, fingerprint: codeFingerprint(), bundle, keys };
+/**
+ * Records which node (content key) sits at each position of the bundle just written, and the term
+ * sets of the nodes whose products the pack memo's file will not hold (`unsaved`: the memo leaves a
+ * few new entries out, compiler/cache/rewrite-policy.ts). Without them, editing the same spec twice
+ * in a row would find the first edit's products nowhere and check every term's postings.
+ */
+export async function rememberPack(indexDir: string, bundle: string, keys: readonly string[], unsaved: Record<string, NodeTermSets> = {}): Promise<void> {
+  const text = JSON.stringify(inOrder({ format: FORMAT, fingerprint: codeFingerprint(), bundle, keys, terms: unsaved }));
   // A cache like the others: failing to write it only means a full pack next time.
-  await writeAtomic(lastPackPath(indexDir), JSON.stringify(record)).catch(() => undefined);
+  await writeAtomic(lastPackPath(indexDir), `${text.slice(0, -1)},"crc":${checksum([Buffer.from(text)])}}`).catch(() => undefined);
 }
 
 /** The bundle of `input` from the previous one, or null when the patch does not apply. */
@@ -130,8 +186,12 @@ export function patchBundle(previous: PreviousPack, input: PackInput, prepared: 
   for (let i = 0; i < n; i++) if (packed[i]!.key !== previous.keys[i]) changedNodes.push(i);
   if (changedNodes.length > Math.max(FEW_CHANGES, n * MAX_CHANGED_SHARE)) return null;
   try {
-    // The changed nodes' previous products, when the memo still holds them.
-    const before = changedNodes.map((i) => memo?.entries.get(previous.keys[i]!));
+    // The terms of the changed nodes' previous products, when the memo or the last pack's record still holds them.
+    const before = changedNodes.map((i) => {
+      const key = previous.keys[i]!;
+      const pack = memo?.entries.get(key);
+      return pack ? nodeTermSets(pack, prepared.terms) : previous.terms?.get(key);
+    });
     return packedParts(splice(previous.bytes, input, prepared, changedNodes, before));
   } catch {
     // Bytes that do not read as this code's bundle: pack in full.
@@ -139,7 +199,7 @@ export function patchBundle(previous: PreviousPack, input: PackInput, prepared: 
   }
 }
 
-function splice(bytes: Uint8Array, input: PackInput, { packed, packs, terms }: PreparedNodes, changedNodes: number[], before: readonly (NodePack | undefined)[]): Uint8Array[] {
+function splice(bytes: Uint8Array, input: PackInput, { packed, packs, terms }: PreparedNodes, changedNodes: number[], before: readonly (NodeTermSets | undefined)[]): Uint8Array[] {
   const packr = newPackr();
   const n = packed.length;
   const top = mapEntries(bytes, 0, packr);
@@ -225,9 +285,9 @@ function splice(bytes: Uint8Array, input: PackInput, { packed, packs, terms }: P
     manifest: packCopy(packr, plain.manifest),
     nodes: mapParts(packr, NODES, [[arrayHeader(packr, n), ...light], [binHeader(bodyOffsets[n]!), ...packed.map((p) => p.body)], asBin(u32ToBytes(bodyOffsets))]),
     edges: packCopy(packr, plain.edges),
-    layer_violations: packCopy(packr, plain.layer_violations),
-    dangling: packCopy(packr, plain.dangling),
-    unresolved_ids: packCopy(packr, plain.unresolved_ids),
+    layer_violations: packedList(input.layer_violations, () => packCopy(packr, plain.layer_violations)),
+    dangling: packedList(input.dangling, () => packCopy(packr, plain.dangling)),
+    unresolved_ids: packedList(input.unresolved_ids, () => packCopy(packr, plain.unresolved_ids)),
     search: msgpackPieces(text, packr, 1),
     chunk_search: msgpackPieces(chunkSearch, packr, 1),
     chunks: mapParts(packr, CHUNKS, [packCopy(packr, total), [arrayHeader(packr, total), ...ids], packCopy(packr, full), ...columns]),
@@ -243,18 +303,18 @@ function asBin(bytes: Uint8Array): Uint8Array[] {
 }
 
 /**
- * The terms the changed nodes had (`before`, their previous products) or have, in their fields and
- * in their chunks; null when a previous product is unknown. Chunk terms are null when some changed
- * node's chunk count moved (`moved`): the chunks after it moved too.
+ * The terms the changed nodes had (`before`, from their previous products) or have, in their fields
+ * and in their chunks; null when a previous product is unknown. Chunk terms are null when some
+ * changed node's chunk count moved (`moved`): the chunks after it moved too.
  */
-function affectedTerms(changedNodes: readonly number[], before: readonly (NodePack | undefined)[], packs: readonly NodePack[], terms: readonly string[], moved: (node: number) => boolean): Changes['affected'] {
-  if (before.some((pack) => pack === undefined)) return null;
+function affectedTerms(changedNodes: readonly number[], before: readonly (NodeTermSets | undefined)[], packs: readonly NodePack[], terms: readonly string[], moved: (node: number) => boolean): Changes['affected'] {
+  if (before.some((sets) => sets === undefined)) return null;
   const text = new Set<string>();
   const chunks = new Set<string>();
-  const add = (set: Set<string>, pairs: ArrayLike<number>) => {
-    for (let k = 0; k < pairs.length; k += 2) set.add(terms[pairs[k]!]!);
-  };
-  for (const pack of [...(before as NodePack[]), ...changedNodes.map((i) => packs[i]!)]) add(text, pack.terms), add(chunks, pack.chunkTerms);
+  for (const sets of [...(before as NodeTermSets[]), ...changedNodes.map((i) => nodeTermSets(packs[i]!, terms))]) {
+    for (const term of sets.text) text.add(term);
+    for (const term of sets.chunks) chunks.add(term);
+  }
   return { text, chunks: changedNodes.some(moved) ? null : chunks };
 }
 

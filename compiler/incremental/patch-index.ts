@@ -109,21 +109,37 @@ export function patchChunkIndex(previous: SerializedChunkIndex, packs: readonly 
     out[b++] = gap;
     out[b++] = tf;
   };
+  /** Copies the previous bytes `[from, to)` to the output's end. */
+  const copy = (from: number, to: number) => {
+    if (to <= from) return;
+    room(b + to - from);
+    out.set(postings.subarray(from, to), b);
+    b += to - from;
+  };
   const patched = patchPostings(previous.terms, offsets, added, changes.affected?.chunks, (from, to, at) => (room(at + to - from), out.set(postings.subarray(from, to), at)), (from, to, pending, at) => {
     b = at;
-    if (pending.length === 0 && keepsPositions(postings, from, to, chunkMap)) {
-      room(b + to - from);
-      out.set(postings.subarray(from, to), b);
-      return b + (to - from);
-    }
     last = 0;
     let next = 0;
-    forEachPosting(postings, from, to, (chunk, tf) => {
+    // A posting that keeps its chunk, after the same chunk as before and with nothing added before
+    // it, has the same gap: such runs are copied as they are, the rest written again. Most of a
+    // long list is one run when no chunk moved.
+    let run = from;
+    let previousChunk = 0;
+    forEachPosting(postings, from, to, (chunk, tf, start, end) => {
       const moved = chunkMap[chunk]!;
+      const after = previousChunk;
+      previousChunk = chunk;
+      if (moved === chunk && last === after && !(next < pending.length && pending[next]! < moved)) {
+        last = chunk;
+        return;
+      }
+      copy(run, start);
+      run = end;
       if (moved < 0) return;
       while (next < pending.length && pending[next]! < moved) put(pending[next]!, pending[next + 1]!), (next += 2);
       put(moved, tf);
     });
+    copy(run, to);
     while (next < pending.length) put(pending[next]!, pending[next + 1]!), (next += 2);
     return b;
   });
@@ -131,34 +147,16 @@ export function patchChunkIndex(previous: SerializedChunkIndex, packs: readonly 
 }
 
 /**
- * Consecutive slices of the previous postings that go out unchanged, copied with one call once the
- * run ends (the slices of consecutive unaffected terms are adjacent on both sides).
- */
-class Run {
-  private from = 0;
-  private to = 0;
-  private at = 0;
-  constructor(private readonly copy: (from: number, to: number, at: number) => void) {}
-
-  /** Adds the slice `[from, to)`, to land at output position `at`; returns the output position after it. */
-  add(from: number, to: number, at: number): number {
-    if (this.to !== from || this.to === this.from) this.flush(), (this.from = from), (this.at = at);
-    this.to = to;
-    return at + (to - from);
-  }
-
-  flush(): void {
-    if (this.to > this.from) this.copy(this.from, this.to, this.at);
-    this.from = this.to = 0;
-  }
-}
-
-/**
- * The new postings, term by term (code-unit order, {@link walkTerms}): a previous term outside
- * `affected` keeps its slice `offsets[k]..offsets[k+1]`, copied with its unaffected neighbours by
- * one `copy(from, to, at)`; every other term goes through `write(from, to, pending, at)`, which
- * writes the postings that stay merged with the added ones at output position `at` and returns
- * the end. Terms left without postings are dropped.
+ * The new postings, term by term in code-unit order: a previous term outside `affected` keeps its
+ * slice `offsets[k]..offsets[k+1]`; every other term goes through `write(from, to, pending, at)`,
+ * which writes the postings that stay merged with the added ones at output position `at` and
+ * returns the end. Terms left without postings are dropped.
+ *
+ * With `affected` known, only its terms and the added ones are looked up (binary search in the
+ * previous `\n`-joined list): the runs of previous terms between them go out as one copy of their
+ * postings, one slice of the term text and their offsets shifted, without a string per term
+ * (57,000 terms at 10,800 documents, for the few hundred one edited spec touches). Without it,
+ * every previous term is visited.
  */
 function patchPostings(
   joined: string,
@@ -168,65 +166,85 @@ function patchPostings(
   copy: (from: number, to: number, at: number) => void,
   write: (from: number, to: number, pending: readonly number[], at: number) => number,
 ): { terms: string; offsets: Uint32Array; end: number } {
-  const ends: number[] = [0];
+  const starts = lineStarts(joined);
+  const count = starts.length - 1;
+  if (count !== offsets.length - 1) throw new Error('terms and offsets disagree');
+  const visits = affected ? lookedUp(joined, starts, [...new Set([...affected, ...added.keys()])]) : everyTerm(joined, added);
+  const ends = new Uint32Array(count + visits.length + 1);
+  const text: string[] = [];
+  let kept = 0;
   let end = 0;
-  const run = new Run(copy);
-  const terms = walkTerms(joined, added, (term, k, pending) => {
-    if (k >= 0 && affected && !affected.has(term)) {
-      ends.push((end = run.add(offsets[k]!, offsets[k + 1]!, end)));
-      return true;
-    }
-    run.flush();
-    const next = write(k < 0 ? 0 : offsets[k]!, k < 0 ? 0 : offsets[k + 1]!, pending, end);
-    if (next === end) return false;
-    ends.push((end = next));
-    return true;
-  });
-  run.flush();
-  return { terms, offsets: Uint32Array.from(ends), end };
-}
-
-/** Whether every chunk of the postings `[from, to)` keeps its position. */
-function keepsPositions(postings: Uint8Array, from: number, to: number, chunkMap: Int32Array): boolean {
-  let kept = true;
-  forEachPosting(postings, from, to, (chunk) => {
-    if (chunkMap[chunk] !== chunk) kept = false;
-  });
-  return kept;
-}
-
-function push(added: Additions, term: string, item: number, tf: number): void {
-  const list = added.get(term);
-  if (list) list.push(item, tf);
-  else added.set(term, [item, tf]);
-}
-
-/**
- * Visits the previous terms (sorted, `\n`-joined; `k` = position) and the added ones not among them
- * (`k` = -1) in code-unit order, with each term's added postings. `visit` returns whether the term
- * still has postings; the kept terms, `\n`-joined, are returned.
- */
-function walkTerms(joined: string, added: Additions, visit: (term: string, k: number, pending: readonly number[]) => boolean): string {
-  const previous = joined === '' ? [] : joined.split('\n');
-  const fresh = [...added.keys()].filter((term) => !has(previous, term)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  const none: number[] = [];
-  const kept: string[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < previous.length || j < fresh.length) {
-    const term = j >= fresh.length || (i < previous.length && previous[i]! < fresh[j]!) ? previous[i]! : fresh[j]!;
-    const k = term === previous[i] ? i++ : (j++, -1);
-    if (visit(term, k, added.get(term) ?? none)) kept.push(term);
+  let next = 0;
+  /** Previous terms `next..until` go out as they are. */
+  const keepRun = (until: number) => {
+    if (until <= next) return;
+    copy(offsets[next]!, offsets[until]!, end);
+    const shift = end - offsets[next]!;
+    for (let k = next; k < until; k++) ends[++kept] = offsets[k + 1]! + shift;
+    end = ends[kept]!;
+    text.push(joined.slice(starts[next]!, starts[until]! - 1));
+    next = until;
+  };
+  for (const { term, at, found } of visits) {
+    const pending = added.get(term);
+    if (!found && pending === undefined) continue;
+    keepRun(at);
+    const after = write(found ? offsets[at]! : 0, found ? offsets[at + 1]! : 0, pending ?? NONE, end);
+    if (found) next = at + 1;
+    if (after === end) continue;
+    ends[++kept] = end = after;
+    text.push(term);
   }
-  return kept.join('\n');
+  keepRun(count);
+  return { terms: text.join('\n'), offsets: ends.slice(0, kept + 1), end };
 }
 
-const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+const NONE: readonly number[] = [];
 
-/** Little-endian bytes of a u16/u32 array (formats/bytes.ts): a view on little-endian machines. */
-function leBytes(values: Uint16Array | Uint32Array): Uint8Array {
-  if (!LITTLE_ENDIAN) return values instanceof Uint16Array ? u16ToBytes(values) : u32ToBytes(values);
-  return new Uint8Array(values.buffer, values.byteOffset, values.byteLength);
+/** A term to visit: `at` is its position in the previous list when `found`, else where it would go. */
+interface Visit {
+  term: string;
+  at: number;
+  found: boolean;
+}
+
+/** Where each term of the `\n`-joined list starts, and one past the end (`length + 1`) last. */
+function lineStarts(joined: string): Uint32Array {
+  if (joined === '') return new Uint32Array([0]);
+  let count = 1;
+  for (let at = joined.indexOf('\n'); at >= 0; at = joined.indexOf('\n', at + 1)) count++;
+  const starts = new Uint32Array(count + 1);
+  for (let k = 1, at = joined.indexOf('\n'); at >= 0; at = joined.indexOf('\n', at + 1)) starts[k++] = at + 1;
+  starts[count] = joined.length + 1;
+  return starts;
+}
+
+/** `terms` sorted (code-unit order), each with its place in the previous list. */
+function lookedUp(joined: string, starts: Uint32Array, terms: string[]): Visit[] {
+  return terms.sort(byCodeUnits).map((term) => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (compareTo(joined, starts[mid]!, starts[mid + 1]! - 1, term) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return { term, at: lo, found: lo < starts.length - 1 && compareTo(joined, starts[lo]!, starts[lo + 1]! - 1, term) === 0 };
+  });
+}
+
+/** Every previous term and every added one not among them, in code-unit order. */
+function everyTerm(joined: string, added: Additions): Visit[] {
+  const previous = joined === '' ? [] : joined.split('\n');
+  const fresh = [...added.keys()].filter((term) => !has(previous, term)).sort(byCodeUnits);
+  const visits: Visit[] = [];
+  let j = 0;
+  previous.forEach((term, k) => {
+    while (j < fresh.length && fresh[j]! < term) visits.push({ term: fresh[j++]!, at: k, found: false });
+    visits.push({ term, at: k, found: true });
+  });
+  while (j < fresh.length) visits.push({ term: fresh[j++]!, at: previous.length, found: false });
+  return visits;
 }
 
 /** Binary search in a sorted list (code-unit order). */
@@ -242,14 +260,42 @@ function has(sorted: readonly string[], term: string): boolean {
   return false;
 }
 
+const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** `joined.slice(start, end)` compared with `term` in code-unit order, without making the slice. */
+function compareTo(joined: string, start: number, end: number, term: string): number {
+  const length = Math.min(end - start, term.length);
+  for (let i = 0; i < length; i++) {
+    const d = joined.charCodeAt(start + i) - term.charCodeAt(i);
+    if (d !== 0) return d;
+  }
+  return end - start - term.length;
+}
+
+function push(added: Additions, term: string, item: number, tf: number): void {
+  const list = added.get(term);
+  if (list) list.push(item, tf);
+  else added.set(term, [item, tf]);
+}
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/** Little-endian bytes of a u16/u32 array (formats/bytes.ts): a view on little-endian machines. */
+function leBytes(values: Uint16Array | Uint32Array): Uint8Array {
+  if (!LITTLE_ENDIAN) return values instanceof Uint16Array ? u16ToBytes(values) : u32ToBytes(values);
+  return new Uint8Array(values.buffer, values.byteOffset, values.byteLength);
+}
+
 /** Whether each changed node has, in the previous exact-key table, exactly the keys it has now. */
 function sameKeys(previous: SerializedTextIndex, packs: readonly NodePack[], changes: Changes): boolean {
   if (previous.keys === undefined || !previous.key_offsets || !previous.key_nodes) return false;
-  const keys = previous.keys === '' ? [] : previous.keys.split('\n');
+  const starts = lineStarts(previous.keys);
   const offsets = bytesToU32(previous.key_offsets);
   const nodes = bytesToU32(previous.key_nodes);
+  if (offsets.length !== starts.length) return false;
   const before = new Map<number, Set<string>>(changes.nodes.map((doc) => [doc, new Set()]));
-  for (let k = 0; k < keys.length; k++) for (let q = offsets[k]!; q < offsets[k + 1]!; q++) before.get(nodes[q]!)?.add(keys[k]!);
+  // Only the keys of changed nodes are cut out of the joined table.
+  for (let k = 0; k + 1 < offsets.length; k++) for (let q = offsets[k]!; q < offsets[k + 1]!; q++) if (changes.changed[nodes[q]!]) before.get(nodes[q]!)!.add(previous.keys.slice(starts[k]!, starts[k + 1]! - 1));
   return changes.nodes.every((doc) => {
     const now = packs[doc]!.keys;
     const was = before.get(doc)!;

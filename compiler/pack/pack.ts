@@ -82,18 +82,21 @@ export function prepareNodes(input: PackInput, memo?: PackMemo): PreparedNodes {
   return { packed, packs, terms: vocab.terms };
 }
 
-/** The parts of the bundle that are not per-node products: as `encodeBundle` receives them. */
+/**
+ * The parts of the bundle that are not per-node products: as `encodeBundle` receives them. The
+ * graph's lists are canonicalised when first read: the patch reads them only when it has no bytes
+ * for them yet (compiler/cache/packed-node.ts `packedList`).
+ */
 export function plainParts(input: PackInput, nodes: readonly GraphNode[]) {
-  return {
+  const parts = {
     format: BUNDLE_FORMAT_VERSION,
     // Who built it and at which HEAD is not part of what was built: two developers' bundles of the
     // same tree are equal, and a commit that touches no spec does not change the bundle.
     manifest: canonical({ ...input.manifest, indexed_by: null, git_commit: null }),
     edges: packedEdges(input.edges, nodes),
-    layer_violations: canonical(input.layer_violations),
-    dangling: canonical(input.dangling),
-    unresolved_ids: canonical(input.unresolved_ids),
-  };
+  } as Pick<PackInput, 'manifest' | 'layer_violations' | 'dangling' | 'unresolved_ids'> & { format: typeof BUNDLE_FORMAT_VERSION; edges: ReturnType<typeof packedEdges> };
+  for (const key of ['layer_violations', 'dangling', 'unresolved_ids'] as const) defineLazy(parts, key, () => canonical(input[key]));
+  return parts;
 }
 
 /** The bundle from prepared nodes: both indexes assembled from the products, then encoded. */

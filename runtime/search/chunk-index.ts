@@ -185,10 +185,14 @@ export function restoreChunkIndex(data: unknown, chunkCount: number): ChunkIndex
   };
 }
 
-/** Calls `visit(chunk, tf)` for each posting of `postings[from, to)` (gap varint, then tf byte), chunks ascending. */
-export function forEachPosting(postings: Uint8Array, from: number, to: number, visit: (chunk: number, tf: number) => void): void {
+/**
+ * Calls `visit(chunk, tf, start, end)` for each posting of `postings[from, to)` (gap varint, then tf
+ * byte), chunks ascending; `start` and `end` delimit the posting's bytes.
+ */
+export function forEachPosting(postings: Uint8Array, from: number, to: number, visit: (chunk: number, tf: number, start: number, end: number) => void): void {
   let chunk = 0;
   for (let p = from; p < to; ) {
+    const start = p;
     let gap = 0;
     let shift = 0;
     let byte: number;
@@ -198,6 +202,7 @@ export function forEachPosting(postings: Uint8Array, from: number, to: number, v
       shift += 7;
     } while (byte & 0x80);
     chunk += gap;
-    visit(chunk, postings[p++]!);
+    const tf = postings[p++]!;
+    visit(chunk, tf, start, p);
   }
 }

@@ -6,7 +6,8 @@ import { Packr } from 'msgpackr';
 import { afterAll, describe, expect, it } from 'vitest';
 import { compile } from '../../compiler/pipeline.js';
 import { packBundle, type PackInput } from '../../compiler/pack/pack.js';
-import { chunkCount, createPackMemo, packMemoPath, readPackMemo, writePackMemo, type NodePack, type PackMemo } from '../../compiler/cache/pack-memo.js';
+import { chunkCount, createPackMemo, packMemoPath, PackMemoCorrupt, readPackMemo, writePackMemo, type NodePack, type PackMemo } from '../../compiler/cache/pack-memo.js';
+import { checksum } from '../../compiler/cache/checksum.js';
 import { buildIndex } from '../../compiler/pipeline.js';
 import { applyOp, opArbitrary, treeArbitrary, writeTree, type Tree } from '../helpers/arbitrary-tree.js';
 import { removeTree } from '../helpers/temp-tree.js';
@@ -94,7 +95,9 @@ describe('pack cache (compiler/cache/pack-memo.ts)', () => {
     const flipped = Buffer.from(bytes);
     flipped.writeUInt8(flipped.at(-2)! ^ 0x01, flipped.length - 2); // a term id, every length intact
     await writeFile(file, flipped);
-    expect((await readPackMemo(file)).entries.size).toBe(0);
+    // Entries are read when first decoded, each checked against its CRC.
+    const [entry] = (await readPackMemo(file)).entries.values();
+    expect(() => entry!.terms).toThrow(PackMemoCorrupt);
     await writeFile(file, bytes.subarray(0, bytes.length >> 1));
     expect((await readPackMemo(file)).entries.size).toBe(0);
     await writeFile(join(dirs.specsDir, 'entities/Pedido.md'), `${tree['entities/Pedido.md']}\nOtra línea.\n`);
@@ -102,6 +105,56 @@ describe('pack cache (compiler/cache/pack-memo.ts)', () => {
     const reference = await packInput(join(root, 'ref'), { 'entities/Pedido.md': `${tree['entities/Pedido.md']}\nOtra línea.\n` });
     expect(second.bundle.hash).not.toBe(first.bundle.hash);
     expect(second.bundle.hash).toBe(packBundle(reference).hash);
+  });
+
+  it('a few entries are read one by one, more from the whole file: every entry gives back what was computed', async () => {
+    const root = await fresh();
+    const doc = (n: number) => `---\nid: Ent${n}\nkind: entity\n---\n# Ent${n}\n\n## Descripción\n\nEntidad ${n} del pedido número ${n * 7}.\n`;
+    const tree: Tree = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`entities/Ent${i}.md`, doc(i)]));
+    await writeTree(join(root, 'specs'), tree);
+    await buildIndex({ specsDir: join(root, 'specs'), outDir: join(root, 'dist'), indexDir: join(root, '.kdd-index') });
+    const memo = await readPackMemo(packMemoPath(join(root, '.kdd-index')));
+    const computed = createPackMemo();
+    packBundle(await packInput(join(root, 'ref'), tree), { memo: computed });
+    expect(memo.entries.size).toBe(20);
+    const words = (m: PackMemo, ids: Uint32Array) => Array.from(ids, (id, k) => (k % 2 === 0 ? m.vocab.terms[id] : id));
+    for (const [key, pack] of computed.entries) expect([words(memo, memo.entries.get(key)!.terms), words(memo, memo.entries.get(key)!.chunkTerms)]).toEqual([words(computed, pack.terms), words(computed, pack.chunkTerms)]);
+  });
+
+  it('the header\'s terms and keys are checked: a changed byte empties the memo; entries listed under each other\'s keys (CRC made anew) do not decode', async () => {
+    const root = await fresh();
+    const doc = (id: string, text: string) => `---\nid: ${id}\nkind: entity\n---\n# ${id}\n\n## Descripción\n\n${text}\n`;
+    const tree: Tree = { 'entities/Pedido.md': doc('Pedido', 'Un pedido del cliente.'), 'entities/Cliente.md': doc('Cliente', 'Quien pide.') };
+    await writeTree(join(root, 'specs'), tree);
+    const dirs = { specsDir: join(root, 'specs'), outDir: join(root, 'dist'), indexDir: join(root, '.kdd-index') };
+    await buildIndex(dirs);
+    const file = packMemoPath(dirs.indexDir);
+    const bytes = await readFile(file);
+    const length = bytes.readUInt32LE(0);
+    const packr = new Packr({ useRecords: false, variableMapSize: true });
+    const header = packr.unpack(bytes.subarray(4, 4 + length)) as { terms: Uint8Array; keys: Uint8Array; crcs: Uint8Array; crc: number };
+    const entries = bytes.subarray((4 + length + 3) & ~3);
+    const withHeader = (changed: object) => {
+      const head = packr.pack({ ...header, ...changed });
+      const padded = Buffer.alloc((4 + head.length + 3) & ~3);
+      padded.writeUInt32LE(head.length, 0);
+      head.copy(padded, 4);
+      return Buffer.concat([padded, entries]);
+    };
+    const terms = Uint8Array.from(header.terms);
+    terms[0] = terms[0]! ^ 0x01;
+    await writeFile(file, withHeader({ terms }));
+    expect((await readPackMemo(file)).entries.size).toBe(0);
+    const keys = new TextDecoder().decode(header.keys).split('\n');
+    expect(keys).toHaveLength(2);
+    const swapped = Buffer.from([...keys].reverse().join('\n'));
+    await writeFile(file, withHeader({ keys: new Uint8Array(swapped), crc: checksum([header.terms, swapped, header.crcs]) }));
+    const memo = await readPackMemo(file);
+    expect(memo.entries.size).toBe(2);
+    expect(() => memo.entries.get(keys[0]!)!.terms).toThrow(PackMemoCorrupt);
+    const edited = { ...tree, 'entities/Cliente.md': doc('Cliente', 'Quien pide dos.') };
+    await writeTree(join(root, 'specs'), edited, tree);
+    expect((await buildIndex(dirs)).bundle.hash).toBe(packBundle(await packInput(join(root, 'ref'), edited)).hash);
   });
 
   it('entries are decoded when read; one whose header does not fit it makes the build pack without the memo, same bytes', async () => {

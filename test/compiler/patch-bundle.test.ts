@@ -136,6 +136,77 @@ describe('bundle patched from the previous one (compiler/incremental/patch-bundl
   });
 });
 
+describe('postings of a term a changed node no longer has (compiler/incremental/patch-index.ts)', () => {
+  it('a word taken out of one spec among many that share it: the postings after it are written with their new gaps, same bytes as a full pack', async () => {
+    const root = await fresh();
+    const dirs = { specsDir: join(root, 'specs'), outDir: join(root, 'dist'), indexDir: join(root, '.kdd-index') };
+    const doc = (n: number, word: string) => `---\nid: Ent${n}\nkind: entity\n---\n# Ent${n}\n\n## Descripción\n\nEntidad ${word} número ${n}.\n`;
+    const tree: Tree = Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`01-domain/entities/Ent${i + 1}.md`, doc(i + 1, 'común')]));
+    await writeTree(dirs.specsDir, tree);
+    await buildIndex(dirs);
+    for (const [n, word] of [[3, 'distinta'], [3, 'común'], [1, 'otra'], [8, 'última']] as const) {
+      const before = { ...tree };
+      tree[`01-domain/entities/Ent${n}.md`] = doc(n, word);
+      await writeTree(dirs.specsDir, tree, before);
+      const report = await buildIndex(dirs);
+      expect(report.bundle.hash).toBe(packBundle(await packInput(join(root, `ref-${n}-${word}`), tree)).hash);
+    }
+  });
+});
+
+describe('terms of products the pack memo did not save (compiler/incremental/patch-bundle.ts rememberPack)', () => {
+  it('the same spec edited twice in a row: the second patch drops the first edit\'s postings and equals a full pack', async () => {
+    const root = await fresh();
+    const dirs = { specsDir: join(root, 'specs'), outDir: join(root, 'dist'), indexDir: join(root, '.kdd-index') };
+    // Thirty documents: one new memo entry is then too few to rewrite the memo (compiler/cache/rewrite-policy.ts).
+    // Links to a use case (a layer violation) and to nothing (dangling): the second patch takes these
+    // lists' bytes from the record cache (compiler/cache/packed-node.ts packedList).
+    const tree: Tree = {
+      ...Object.fromEntries(Array.from({ length: 30 }, (_, i) => [docPath({ kind: 'entity', n: i + 1 }), docText({ kind: 'entity', n: i + 1, links: i < 5 ? ['UC-001', 'Missing'] : [], version: 0 })])),
+      [docPath({ kind: 'uc', n: 1 })]: docText({ kind: 'uc', n: 1, links: ['Ent1'], version: 0 }),
+    };
+    await writeTree(dirs.specsDir, tree);
+    await buildIndex(dirs);
+    const memoFile = join(dirs.indexDir, '.cache', 'pack');
+    const memoBytes = await readFile(memoFile);
+    const reference = async (next: Tree) => packBundle(await packInput(join(root, 'ref'), next)).hash;
+    const path = docPath({ kind: 'entity', n: 1 });
+    const lastPack = async () => JSON.parse(await readFile(lastPackPath(dirs.indexDir), 'utf8')) as { keys: string[]; terms: Record<string, { text: string[]; chunks: string[] }> };
+
+    const first = { ...tree, [path]: `${tree[path]}\nzafiro zafiro.\n` };
+    await writeTree(dirs.specsDir, first, tree);
+    expect((await buildIndex(dirs)).bundle.hash).toBe(await reference(first));
+    // The memo kept its file; the edited node's terms went to the last pack's record instead.
+    expect((await readFile(memoFile)).equals(memoBytes)).toBe(true);
+    const record = await lastPack();
+    expect(Object.keys(record.terms)).toHaveLength(1);
+    console.log(JSON.stringify(record.terms[record.keys[0]!]));
+
+    const second = { ...tree, [path]: `${tree[path]}\nquórum.\n` };
+    await writeTree(dirs.specsDir, second, first);
+    expect((await buildIndex(dirs)).bundle.hash).toBe(await reference(second));
+  });
+
+  it('a term changed in the last pack\'s record is seen (checksum): the build packs in full and still equals a full pack', async () => {
+    const root = await fresh();
+    const dirs = { specsDir: join(root, 'specs'), outDir: join(root, 'dist'), indexDir: join(root, '.kdd-index') };
+    const tree: Tree = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [docPath({ kind: 'entity', n: i + 1 }), docText({ kind: 'entity', n: i + 1, links: [], version: 0 })]));
+    await writeTree(dirs.specsDir, tree);
+    await buildIndex(dirs);
+    const path = docPath({ kind: 'entity', n: 1 });
+    const first = { ...tree, [path]: `${tree[path]}\nzafiro.\n` };
+    await writeTree(dirs.specsDir, first, tree);
+    await buildIndex(dirs);
+    // Without the check, the patch would keep the first edit's "zafir" posting (it would not know the node had it).
+    const text = await readFile(lastPackPath(dirs.indexDir), 'utf8');
+    expect(text).toContain('"zafir"');
+    await writeFile(lastPackPath(dirs.indexDir), text.replaceAll('"zafir"', '"zafiq"'));
+    const second = { ...tree, [path]: `${tree[path]}\nquórum.\n` };
+    await writeTree(dirs.specsDir, second, first);
+    expect((await buildIndex(dirs)).bundle.hash).toBe(packBundle(await packInput(join(root, 'ref'), second)).hash);
+  });
+});
+
 describe('msgpack spans (compiler/incremental/msgpack-spans.ts)', () => {
   it('finds the end of any value msgpackr writes, and writes bin headers as msgpackr does', () => {
     const packr = newPackr();

@@ -153,6 +153,29 @@ describe('record cache layout', () => {
     expect((await readRecordCache(reused, manifest))!.graph!.dangling).toEqual([]);
   });
 
+  it('a graph JSON would not give back exactly (an undefined field) is not stored: the next build links again', async () => {
+    const { root, dirs } = await setup();
+    await buildIndex(dirs);
+    const manifest = await readFile(join(dirs.indexDir, 'manifest.json'), 'utf8');
+    const cache = (await readRecordCache(dirs.recordCache, manifest))!;
+    const restored = restoreGraph(cache.records, cache.graph!);
+    const file = join(root, 'inexact');
+    const dangling = [{ ...restored.dangling[0], section: undefined }] as unknown as typeof restored.dangling;
+    await writeRecordCache(file, manifest, cache.records, cache.stamps, cache.artifacts, { ...restored, dangling });
+    const read = await readRecordCache(file, manifest);
+    expect(read!.records).toHaveLength(cache.records.length);
+    expect(read!.graph).toBeNull();
+  });
+
+  it('a record whose light part JSON would not give back exactly is refused, never stored changed', async () => {
+    const { root, dirs } = await setup();
+    await buildIndex(dirs);
+    const manifest = await readFile(join(dirs.indexDir, 'manifest.json'), 'utf8');
+    const { records } = await readIndexDir(dirs.indexDir);
+    const odd = { ...records[0]!, node: { ...records[0]!.node, status: Number.NaN } } as unknown as (typeof records)[number];
+    await expect(writeRecordCache(join(root, 'odd'), manifest, [odd, ...records.slice(1)], new Map())).rejects.toThrow(/light field/);
+  });
+
   it('a cache whose graph bytes were altered is ignored', async () => {
     const { dirs } = await setup();
     await buildIndex(dirs);
@@ -160,9 +183,9 @@ describe('record cache layout', () => {
     const bytes = await readFile(dirs.recordCache);
     const length = bytes.readUInt32LE(0);
     const packr = new Packr({ useRecords: false, variableMapSize: true });
-    const header = packr.unpack(bytes.subarray(4, 4 + length)) as { graph: Uint8Array };
-    const graph = packr.unpack(header.graph) as { dangling: unknown[] };
-    const other = packr.pack({ ...header, graph: packr.pack({ ...graph, dangling: [{ from: 'x', to: 'y' }] }) });
+    const header = packr.unpack(bytes.subarray(4, 4 + length)) as { links: Uint8Array };
+    const links = JSON.parse(new TextDecoder().decode(header.links)) as { dangling: unknown[] };
+    const other = packr.pack({ ...header, links: new Uint8Array(Buffer.from(JSON.stringify({ ...links, dangling: [{ from: 'x', to: 'y' }] }))) });
     const prefix = Buffer.alloc(4);
     prefix.writeUInt32LE(other.length);
     await writeFile(dirs.recordCache, Buffer.concat([prefix, other, bytes.subarray(4 + length)]));
