@@ -1,5 +1,5 @@
 import { createError } from '../model/errors.js';
-import type { IndexContent } from './emit/tombstones.js';
+import type { PreviousIndex } from './incremental/earlier.js';
 import type { Compiled } from './report.js';
 
 /**
@@ -11,8 +11,8 @@ import type { Compiled } from './report.js';
 export const MASS_DELETE_SHARE = 0.5;
 export const MASS_DELETE_MIN = 10;
 
-export function refuseMassDelete(previous: IndexContent | null, result: Pick<Compiled, 'changes'>): void {
-  const total = previous?.records.length ?? 0;
+export function refuseMassDelete(previous: Pick<PreviousIndex, 'nodes'> | null, result: Pick<Compiled, 'changes'>): void {
+  const total = previous?.nodes.length ?? 0;
   const deleted = result.changes.tombstoned.length;
   if (total === 0 || deleted === 0) return;
   const all = deleted >= total;

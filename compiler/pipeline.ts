@@ -96,7 +96,7 @@ export async function compile(options: CompileOptions & SemanticOptions & Pick<I
     vectors: null,
   };
   // Before anything is written (embedding writes the vector cache): a build that would wipe the index is refused (docs/integrity.md).
-  if (!options.allowMassDelete) refuseMassDelete(earlier.content, compiled);
+  if (!options.allowMassDelete) refuseMassDelete(earlier.previous, compiled);
   return embed(compiled, earlier.indexDir, options, tell);
 }
 

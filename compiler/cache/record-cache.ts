@@ -143,6 +143,17 @@ export async function readRecordCache(file: string, manifestText: string): Promi
   }
 }
 
+/**
+ * msgpackr keeps a view of the last buffer it decoded (a module variable, shared by every decoder)
+ * until the next decode, so the record cache's whole file stays alive after its records are let go
+ * of, or after the cache was refused on its header. Decoding one `nil` byte lets the file go.
+ */
+export function releaseDecodedBytes(): void {
+  newPackr().unpack(NIL);
+}
+
+const NIL = Uint8Array.of(0xc0);
+
 /** Shape check (the edge columns themselves are checked when decoded, compiler/incremental/relink.ts). */
 function isCachedGraph(value: unknown): value is CachedGraph {
   const graph = value as Partial<CachedGraph> | null | undefined;

@@ -6,15 +6,12 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { stableJson } from '../../formats/canonical.js';
 import type { IndexManifest } from '../../model/graph.js';
-import type { DocumentRecord } from '../../model/records.js';
-import { chunkNode } from '../embed/chunk.js';
-import type { IndexContent } from '../emit/tombstones.js';
 import { edgeEnds, EDGES_FILE } from '../../formats/index-dir/edges.js';
 import { sortTombstones, type Tombstone } from '../../formats/index-dir/tombstones.js';
 import { now, type DomainEvent } from '../events.js';
 import type { Graph } from '../graph/link.js';
 import { compareCodeUnits } from '../../model/order.js';
-import type { Earlier } from './earlier.js';
+import type { Earlier, PreviousIndex, PreviousNode } from './earlier.js';
 
 /** What changed since the previous index (paths relative to the specs root, node ids for tombstones). */
 export interface IndexChanges {
@@ -31,8 +28,10 @@ export interface IndexChanges {
   revived: string[];
 }
 
-function diffSources(previous: IndexContent | null, files: readonly { path: string; hash: string }[], prior: ReadonlyMap<string, DocumentRecord>) {
+function diffSources(previous: PreviousIndex | null, files: readonly { path: string; hash: string }[]) {
   const before = previous?.manifest.sources ?? {};
+  // Made on the first modified file: most builds have none.
+  let prior: Map<string, PreviousNode> | undefined;
   const current = new Map(files.map((file) => [file.path, file.hash]));
   const changes = { added: [] as string[], modified: [] as string[], deleted: [] as string[] };
   const events: DomainEvent[] = [];
@@ -41,7 +40,8 @@ function diffSources(previous: IndexContent | null, files: readonly { path: stri
     if (previousHash === undefined) changes.added.push(path);
     else if (previousHash !== hash) {
       changes.modified.push(path);
-      const documentId = prior.get(path)?.node.doc_id ?? path;
+      prior ??= new Map((previous?.nodes ?? []).map((node) => [node.source_file, node]));
+      const documentId = prior.get(path)?.doc_id ?? path;
       events.push({ event: 'EVT-KDDDocument-Stale', payload: { document_id: documentId, source_path: path, previous_hash: previousHash, current_hash: hash, detected_at: now() } });
     }
   }
@@ -50,7 +50,7 @@ function diffSources(previous: IndexContent | null, files: readonly { path: stri
 }
 
 /** Every node of the previous index that is gone gets a tombstone; a reappearing id lifts it. */
-function tombstonesSince(previous: IndexContent | null, graph: Graph, deletedAt: string | null) {
+function tombstonesSince(previous: PreviousIndex | null, graph: Graph, deletedAt: string | null) {
   const present = new Set(graph.nodes.map((node) => node.id));
   const byId = new Map<string, Tombstone>();
   const revived: string[] = [];
@@ -59,7 +59,7 @@ function tombstonesSince(previous: IndexContent | null, graph: Graph, deletedAt:
     else byId.set(tombstone.node_id, tombstone);
   }
   const added: Tombstone[] = [];
-  for (const { node } of previous?.records ?? []) {
+  for (const node of previous?.nodes ?? []) {
     if (present.has(node.id)) continue;
     const tombstone: Tombstone = { node_id: node.id, source_file: node.source_file, source_hash: node.source_hash, deleted_at: deletedAt };
     byId.set(node.id, tombstone);
@@ -69,13 +69,13 @@ function tombstonesSince(previous: IndexContent | null, graph: Graph, deletedAt:
 }
 
 /** EVT-KDDDocument-Deleted, with the edge count the previous `edges.jsonl` held for each node. */
-async function deletedEvents(deleted: readonly Tombstone[], docIds: ReadonlyMap<string, string>, indexDir: string | undefined, previous: IndexContent | null): Promise<DomainEvent[]> {
+async function deletedEvents(deleted: readonly Tombstone[], docIds: ReadonlyMap<string, string>, indexDir: string | undefined, previous: PreviousIndex | null): Promise<DomainEvent[]> {
   if (deleted.length === 0) return [];
   // The vectors a deleted node had: its embeddable chunks, when the previous index was L2.
   const gone = new Set(deleted.map((tombstone) => tombstone.node_id));
   const embeddings = new Map(
     previous && previous.manifest.index_level !== 'L1'
-      ? previous.records.filter((record) => gone.has(record.node.id)).map((record) => [record.node.id, chunkNode(record.node).length] as const)
+      ? previous.nodes.filter((node) => gone.has(node.id)).map((node) => [node.id, node.chunks] as const)
       : [],
   );
   const counts = new Map(deleted.map((tombstone) => [tombstone.node_id, 0]));
@@ -107,10 +107,10 @@ export async function changesSince(
   reindexed: string[],
   deletedAt: string | null,
 ): Promise<{ changes: IndexChanges; tombstones: Tombstone[]; events: DomainEvent[] }> {
-  const previous = earlier.content;
-  const diff = diffSources(previous, files, earlier.byPath);
+  const { previous } = earlier;
+  const diff = diffSources(previous, files);
   const tombstoned = tombstonesSince(previous, graph, deletedAt);
-  const docIds = new Map((previous?.records ?? []).map((record) => [record.node.id, record.node.doc_id]));
+  const docIds = new Map((previous?.nodes ?? []).map((node) => [node.id, node.doc_id]));
   const deleted = await deletedEvents(tombstoned.added, docIds, earlier.indexDir ?? undefined, previous);
   return {
     changes: { ...diff.changes, reindexed, tombstoned: tombstoned.added.map((t) => t.node_id), revived: tombstoned.revived },

@@ -1,18 +1,24 @@
 /**
  * What an earlier build left, read once at the start of `kdd build` and handed to the stages
- * (compiler/pipeline.ts): the previous index (for diffs, tombstones and events, even on `--full`)
- * and, when the record cache is fresh, the spec stamps, the records, the linked graph and the
- * stamps of the artifacts it wrote. Nothing here decides a byte of the output: a missing or corrupt
- * piece only means more work (docs/integrity.md).
+ * (compiler/pipeline.ts): a summary of the previous index (for diffs, tombstones and events, even
+ * on `--full`) and, when this build may reuse them, its records and, when the record cache is fresh,
+ * the spec stamps, the linked graph and the stamps of the artifacts it wrote. Nothing here decides a
+ * byte of the output: a missing or corrupt piece only means more work (docs/integrity.md).
+ *
+ * A full build keeps only the summary: the records (lazy views into the record cache's bytes, or
+ * every node file parsed with its body) are garbage before extract, instead of being held through
+ * the build (docs/decisions/build-speed.md, "a full rebuild over an existing index").
  */
 import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { IndexManifest } from '../../model/graph.js';
+import type { Tombstone } from '../../formats/index-dir/tombstones.js';
 import type { DocumentRecord } from '../../model/records.js';
 import { isKddError } from '../../model/errors.js';
-import { readRecordCache, type ArtifactStamp, type CachedGraph } from '../cache/record-cache.js';
+import { readRecordCache, releaseDecodedBytes, type ArtifactStamp, type CachedGraph } from '../cache/record-cache.js';
 import { sameStamp, stampFiles } from '../cache/stamps.js';
 import { warning, type BuildWarning } from '../diagnostics.js';
+import { chunkNode } from '../embed/chunk.js';
 import { INDEX_FORMAT_VERSION, MANIFEST_FILE, parseManifest, readableIndexFormat } from '../../formats/index-dir/manifest.js';
 import { nodeFilePath } from '../../formats/index-dir/node-file.js';
 import { readIndexDir, readNodeFiles, type OnCorrupt } from '../emit/read-index-dir.js';
@@ -25,9 +31,11 @@ export interface Earlier {
   indexDir: string | null;
   /** Why every file is extracted again (`--full`, no index, another format), or null: unchanged records are reused. */
   fullReason: string | null;
-  /** The previous index: diffs, tombstones, Stale/Deleted events. Read even on `--full`. */
+  /** What every build reads of the previous index: diffs, tombstones, Stale/Deleted events, the mass-delete guard. Read even on `--full`. */
+  previous: PreviousIndex | null;
+  /** The previous index with its records, when this build may reuse them; null in a full build. */
   content: IndexContent | null;
-  /** Previous records by source path. */
+  /** Previous records by source path (empty in a full build). */
   byPath: ReadonlyMap<string, DocumentRecord>;
   /**
    * True when the previous records were read from the committed node files, not from the local
@@ -49,28 +57,69 @@ export interface Earlier {
   warnings: BuildWarning[];
 }
 
+/** What a build reads of one node of the previous index, whatever its mode. */
+export interface PreviousNode {
+  readonly id: string;
+  readonly doc_id: string;
+  readonly source_file: string;
+  readonly source_hash: string;
+  /** Its embeddable chunks (the vectors it had) when the previous index was L2 or more; 0 at L1. */
+  readonly chunks: number;
+}
+
+/** The previous index as tombstones, events and the mass-delete guard read it. */
+export interface PreviousIndex {
+  manifest: IndexManifest;
+  /** In the previous index's record order. */
+  nodes: readonly PreviousNode[];
+  tombstones: Tombstone[];
+}
+
 /** Nothing before: what `compile()` builds from. */
 export const FROM_SCRATCH: Earlier = earlier(null, { content: null, fullReason: 'no previous index', warnings: [] });
 
 type Found = Pick<Earlier, 'content' | 'fullReason' | 'warnings'> & Partial<Pick<Earlier, 'stamps' | 'artifacts' | 'graph' | 'distrusted' | 'nodeStamps' | 'unverified'>>;
 
 function earlier(indexDir: string | null, found: Found): Earlier {
-  return {
-    indexDir,
-    stamps: null,
-    artifacts: null,
-    graph: null,
-    distrusted: new Set(),
-    nodeStamps: new Map(),
-    unverified: false,
-    ...found,
-    byPath: new Map((found.content?.records ?? []).map((record) => [record.node.source_file, record])),
-  };
+  const base = { indexDir, stamps: null, artifacts: null, graph: null, distrusted: new Set<string>(), nodeStamps: new Map<string, ArtifactStamp>(), unverified: false };
+  if (found.fullReason === null) {
+    const content = found.content;
+    return { ...base, ...found, previous: content && summarize(content, true), byPath: new Map((content?.records ?? []).map((record) => [record.node.source_file, record])) };
+  }
+  // A full build reuses nothing: of the previous records only their summary is kept, and the
+  // record cache's graph, stamps and bytes are let go of with them. Its node file stamps stay
+  // (compiler/cache/stamps.ts `artifactStamps` keeps them for files this build leaves as they are).
+  const previous = found.content && summarize(found.content, false);
+  return { ...base, fullReason: found.fullReason, warnings: found.warnings, nodeStamps: found.nodeStamps ?? base.nodeStamps, content: null, previous, byPath: new Map() };
+}
+
+/**
+ * `lazyChunks`: the records are kept anyway (an incremental build), so a node's chunks are counted
+ * only if a Deleted event asks; otherwise they are counted now, while the records are at hand.
+ */
+function summarize({ manifest, records, tombstones }: IndexContent, lazyChunks: boolean): PreviousIndex {
+  const embedded = manifest.index_level !== 'L1';
+  const nodes = records.map(({ node }): PreviousNode => {
+    const summary = { id: node.id, doc_id: node.doc_id, source_file: node.source_file, source_hash: node.source_hash };
+    if (!embedded) return { ...summary, chunks: 0 };
+    if (!lazyChunks) return { ...summary, chunks: chunkNode(node).length };
+    return {
+      ...summary,
+      get chunks() {
+        return chunkNode(node).length;
+      },
+    };
+  });
+  return { manifest, nodes, tombstones };
 }
 
 /** What the last build left in `indexDir` (and its record cache `cacheFile`, unless false). */
 export async function previousBuild(indexDir: string, mode: BuildMode, cacheFile: string | false): Promise<Earlier> {
-  return earlier(indexDir, await loadPrevious(indexDir, mode, cacheFile));
+  const found = earlier(indexDir, await loadPrevious(indexDir, mode, cacheFile));
+  // Past this point the record cache's bytes are held only through what this build keeps (none of
+  // them in a full build, or after the cache was refused), not by the decoder.
+  releaseDecodedBytes();
+  return found;
 }
 
 async function loadPrevious(indexDir: string, mode: BuildMode, cacheFile: string | false): Promise<Found> {
