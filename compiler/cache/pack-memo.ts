@@ -24,7 +24,7 @@ import { newPackr } from '../../formats/msgpack.js';
 import type { NodeTerms } from '../../runtime/search/bm25f.js';
 import { TermIds } from '../../runtime/search/term-ids.js';
 import { rememberTermOrder, termOrder } from '../../runtime/search/postings.js';
-import { bytesToU32, ownedBytes, u32ToBytes } from '../../formats/bytes.js';
+import { bytesToU32, ownedBytes } from '../../formats/bytes.js';
 import { writeAtomicParts, writeIfChanged } from '../atomic.js';
 import { checksum } from './checksum.js';
 import { codeFingerprint } from './code-fingerprint.js';
@@ -107,6 +107,7 @@ const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 const pad4 = (n: number) => (n + 3) & ~3;
 
 const utf8 = new TextDecoder();
+const utf8Encoder = new TextEncoder();
 const lines = (bytes: Uint8Array) => (bytes.length === 0 ? [] : utf8.decode(bytes).split('\n'));
 /** Vocabulary size after the last compaction, per memo read from a file. */
 const compactedAt = new WeakMap<PackMemo, number>();
@@ -304,11 +305,6 @@ export function chunkCount(pack: NodePack): number {
   return pack instanceof StoredPack ? pack.chunkCount : pack.chunkIds.length;
 }
 
-/** A plain Uint8Array view of a Buffer: every binary this codec writes or reads is one (see formats/bundle/bundle.ts). */
-function plain(bytes: Buffer): Uint8Array {
-  return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-}
-
 function u32View(bytes: Uint8Array): Uint32Array {
   if (!LITTLE_ENDIAN) return bytesToU32(bytes);
   return new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >>> 2);
@@ -360,11 +356,11 @@ export async function writePackMemo(file: string, memo: PackMemo): Promise<void>
     lengths.push(entry.metaLength, entry.idsLength, chunkCount(pack));
     crcs[i] = stored ? stored.crc : checksum(entry.parts);
   });
-  const crcBytes = LITTLE_ENDIAN ? new Uint8Array(crcs.buffer) : u32ToBytes(crcs);
-  const order = termOrder(terms);
-  const joinedTerms = Buffer.from(terms.join('\n'));
-  const joinedKeys = Buffer.from(kept.join('\n'));
-  const header = packr.pack({ format: FORMAT, fingerprint: codeFingerprint(), terms: plain(joinedTerms), keys: plain(joinedKeys), base, lengths, crcs: crcBytes, order: LITTLE_ENDIAN ? new Uint8Array(order.buffer, order.byteOffset, order.byteLength) : u32ToBytes(order), crc: checksum([joinedTerms, joinedKeys, crcBytes]) } satisfies Header);
+  const crcBytes = ownedBytes(crcs);
+  // Plain Uint8Arrays (not Buffers), as every binary this codec writes or reads (see formats/bundle/bundle.ts).
+  const joinedTerms = utf8Encoder.encode(terms.join('\n'));
+  const joinedKeys = utf8Encoder.encode(kept.join('\n'));
+  const header = packr.pack({ format: FORMAT, fingerprint: codeFingerprint(), terms: joinedTerms, keys: joinedKeys, base, lengths, crcs: crcBytes, order: ownedBytes(termOrder(terms)), crc: checksum([joinedTerms, joinedKeys, crcBytes]) } satisfies Header);
   // u32 header length, header, zero padding to 4: entries start aligned.
   const head = new Uint8Array(pad4(4 + header.length));
   new DataView(head.buffer).setUint32(0, header.length, true);

@@ -38,10 +38,9 @@ import { checksum } from './checksum.js';
 import { codeFingerprint } from './code-fingerprint.js';
 import { knownPackedList, packedEdges, rememberPackedEdges, rememberPackedList } from './packed-node.js';
 import { readStampColumns, stampColumns, type StampColumns } from './stamp-columns.js';
-import { entryLengths, jsonExact, loadRecord, readFramed, sliceEntries, storeRecord, writeFramed, type StoredRecord } from './record-entries.js';
+import { entryLengths, exactJson, loadRecord, parseJson, readFramed, sliceEntries, storeRecord, writeFramed, type StoredRecord } from './record-entries.js';
 
 const CACHE_FORMAT = 'kdd-record-cache/6';
-const utf8 = new TextDecoder();
 
 /** The link stage's output as the cache stores it. */
 export interface CachedGraph {
@@ -133,7 +132,7 @@ export async function readRecordCache(file: string, manifestText: string): Promi
       stored.set(record, entry);
       return record;
     });
-    const graph = graphPart ? ({ edges: unpackr.unpack(graphPart[0]), ...JSON.parse(utf8.decode(graphPart[1])) } as unknown) : null;
+    const graph = graphPart ? ({ edges: unpackr.unpack(graphPart[0]), ...(parseJson(graphPart[1]) as object) } as unknown) : null;
     if (!isCachedGraph(graph)) return { records, stamps, artifacts, graph: null };
     graphBytes.set(graph, graphPart!);
     if (lists) LISTS.forEach((key, i) => rememberPackedList(graph[key], lists[i]!));
@@ -199,10 +198,10 @@ function encodedGraph(graph: Graph, packr: Packr): GraphParts | null {
     graph.warnings === cached.warnings
   )
     return bytes;
-  const rest = { dangling: graph.dangling, unresolved_ids: graph.unresolved_ids, layer_violations: graph.layer_violations, warnings: graph.warnings };
-  if (!jsonExact(rest)) return null;
+  const rest = exactJson({ dangling: graph.dangling, unresolved_ids: graph.unresolved_ids, layer_violations: graph.layer_violations, warnings: graph.warnings });
+  if (!rest) return null;
   // A copy: the packer reuses its buffer.
-  return [Uint8Array.prototype.slice.call(packr.pack(packedEdges(graph.edges, graph.nodes))), Buffer.from(JSON.stringify(rest))];
+  return [Uint8Array.prototype.slice.call(packr.pack(packedEdges(graph.edges, graph.nodes))), rest];
 }
 
 /**
@@ -237,14 +236,9 @@ export async function writeRecordCache(
     artifacts: stampColumns(artifacts),
     lengths: entryLengths(entries),
     graph: graphPart && graphPart[0],
-    links: graphPart && plain(graphPart[1]),
+    links: graphPart && graphPart[1],
     lists,
     crc: checksum([...(graphPart ?? []), ...(lists ?? []), ...parts]),
   };
   await writeFramed(file, header, parts);
-}
-
-/** A plain Uint8Array view, as every binary of the cache is written (formats/bundle/bundle.ts). */
-function plain(bytes: Uint8Array): Uint8Array {
-  return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }

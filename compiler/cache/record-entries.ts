@@ -34,19 +34,34 @@ export interface StoredRecord {
  */
 type StoredLight = [Record<string, unknown>, string];
 
-const utf8 = new TextDecoder();
-
 /** A record's three parts (copies, safe to keep). Throws when the light part would not come back exactly. */
 export function storeRecord(record: DocumentRecord, packr: Packr): StoredRecord {
   const packed = packedNode(record.node);
   const copy = (value: unknown) => Uint8Array.prototype.slice.call(packr.pack(value));
-  const light: StoredLight = [lightNode(packed.node), packed.key];
-  if (!jsonExact(light)) throw new TypeError(`record ${String(record.node.id)}: a light field JSON would not give back exactly`);
-  return { light: Buffer.from(JSON.stringify(light)), links: copy(record.links), body: packed.body };
+  const light = exactJson([lightNode(packed.node), packed.key] satisfies StoredLight);
+  if (!light) throw new TypeError(`record ${String(record.node.id)}: a light field JSON would not give back exactly`);
+  return { light, links: copy(record.links), body: packed.body };
 }
 
+/**
+ * `value` as UTF-8 JSON in a plain Uint8Array (as every binary of the caches is: formats/bundle/bundle.ts),
+ * or null when `JSON.parse` would not give it back exactly ({@link jsonExact}).
+ */
+export function exactJson(value: unknown): Uint8Array | null {
+  if (!jsonExact(value)) return null;
+  const bytes = Buffer.from(JSON.stringify(value));
+  return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+/** What {@link exactJson} encoded. */
+export function parseJson(bytes: Uint8Array): unknown {
+  return JSON.parse(utf8.decode(bytes));
+}
+
+const utf8 = new TextDecoder();
+
 /** Whether `JSON.parse(JSON.stringify(value))` gives `value` back: strings, booleans, null, finite numbers (not -0), plain arrays and objects of them. */
-export function jsonExact(value: unknown): boolean {
+function jsonExact(value: unknown): boolean {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
   if (typeof value === 'number') return Number.isFinite(value) && !Object.is(value, -0);
   if (Array.isArray(value)) return value.every(jsonExact);
@@ -61,7 +76,7 @@ export function jsonExact(value: unknown): boolean {
  * would not).
  */
 export function loadRecord(entry: StoredRecord, unpackr: Packr, links: 'now' | 'on-access'): DocumentRecord {
-  const [item, key] = JSON.parse(utf8.decode(entry.light)) as StoredLight;
+  const [item, key] = parseJson(entry.light) as StoredLight;
   const node = withLazyBody(item, entry.body);
   rememberPackedNode(node, key, entry.body);
   if (links === 'now') return { node, links: unpackr.unpack(entry.links) as RawLink[] };
