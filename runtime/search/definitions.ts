@@ -19,9 +19,9 @@
 import type { GlossaryRow } from '../../formats/site-bundle.js';
 import type { GraphNode } from '../../model/graph.js';
 import type { KddIndex } from '../kdd-index.js';
+import type { QueryAnalysis } from './rank.js';
 import { tokenize } from './tokenizer.js';
 import { idfOf } from './top-k.js';
-import type { TermAlternative } from './types.js';
 
 /** Lexical score a row holding every concept of the query adds (1 = the best BM25F match). */
 export const DEFINITION_WEIGHT = 0.6;
@@ -60,7 +60,11 @@ function rowsByNameTerm(index: KddIndex): Map<string, DefinitionRow[]> {
   byTerm = new Map();
   for (const { node, name, nameTerms, meaningTerms } of index.definitions ?? glossaryRows(index.bundle.nodes)) {
     const row = { node, name, terms: new Set([...nameTerms, ...meaningTerms]) };
-    for (const t of nameTerms) byTerm.set(t, [...(byTerm.get(t) ?? []), row]);
+    for (const t of nameTerms) {
+      const rows = byTerm.get(t);
+      if (rows) rows.push(row);
+      else byTerm.set(t, [row]);
+    }
   }
   ROWS_BY_NAME_TERM.set(index, byTerm);
   return byTerm;
@@ -73,9 +77,13 @@ export interface DefinitionMatch {
   term: string;
 }
 
-/** Glossary node → its best row for the query (rows whose term holds no query word left out). `only`: that node alone. */
-export function definitionMatches(index: KddIndex, groups: readonly (readonly TermAlternative[])[], only?: number): Map<number, DefinitionMatch> {
+/**
+ * Glossary node → its best row for the query (rows whose term holds no query word left out; none
+ * for an impact question). `only`: that node alone.
+ */
+export function definitionMatches(index: KddIndex, { groups, intent }: Pick<QueryAnalysis, 'groups' | 'intent'>, only?: number): Map<number, DefinitionMatch> {
   const out = new Map<number, DefinitionMatch>();
+  if (intent === 'impact') return out;
   const byTerm = rowsByNameTerm(index);
   // The rows whose defined term holds a query word, each once, in the order the query names them.
   const named = new Set<DefinitionRow>();

@@ -88,7 +88,7 @@ export function explainNode(index: KddIndex, analysis: QueryAnalysis, expansion:
   if (analysis.kinds.has(target.kind)) why.kind_asked = true;
   const path = expansion && viaGraph ? graphPath(index, expansion, node) : [];
   if (path.length > 0) why.graph_path = path;
-  const definition = analysis.intent === 'impact' ? undefined : definitionMatches(index, analysis.groups, node).get(node);
+  const definition = definitionMatches(index, analysis, node).get(node);
   if (definition) why.definition = definition.term;
   return why;
 }

@@ -1,7 +1,8 @@
 /**
  * Lexical ranking that uses what the compiler knows: exact id / title / alias hits, field-aware
- * BM25F, the bilingual KDD vocabulary, the kind the query asks for and glossary rows (definitions.ts). Graph proximity is added on
- * top by `expand.ts`; the fusion of both lives in runtime/queries/context.ts.
+ * BM25F, the bilingual KDD vocabulary, the kind the query asks for and glossary rows
+ * (definitions.ts). Graph proximity is added on top by `expand.ts`; the fusion of both lives in
+ * runtime/queries/context.ts.
  */
 import type { Kind } from '../../model/graph.js';
 import type { KddIndex } from '../kdd-index.js';
@@ -161,30 +162,27 @@ export function lexicalScores(index: KddIndex, analysis: QueryAnalysis): Lexical
   const call = ++scratch.call;
   const { kinds, lexical, exact, total, stamp } = scratch;
   const out: number[] = [];
+  // A node's first score of this call: it joins the candidates with nothing scored yet.
+  const enter = (node: number) => {
+    if (stamp[node] !== call) (stamp[node] = call), out.push(node), (lexical[node] = 0), (exact[node] = 0);
+  };
   const hits = index.text.searchTerms(analysis.groups, { limit: LEXICAL_POOL });
   const max = hits[0]?.score ?? 0;
   const wantsKind = analysis.kinds.size > 0;
   for (const hit of hits) {
     const factor = wantsKind && analysis.kinds.has(kinds[hit.node]!) ? KIND_FACTOR : 1;
-    if (stamp[hit.node] !== call) (stamp[hit.node] = call), out.push(hit.node);
+    enter(hit.node);
     lexical[hit.node] = max > 0 ? (hit.score / max) * factor : 0;
-    exact[hit.node] = 0;
   }
   for (const { key, bonus } of analysis.exact) {
     for (const node of index.text.lookup(fold(key))) {
-      if (stamp[node] !== call) {
-        stamp[node] = call;
-        out.push(node);
-        lexical[node] = 0;
-        exact[node] = Math.max(0, bonus);
-      } else exact[node] = Math.max(exact[node]!, bonus);
+      enter(node);
+      exact[node] = Math.max(exact[node]!, bonus);
     }
   }
-  if (analysis.intent !== 'impact') {
-    for (const [node, { share }] of definitionMatches(index, analysis.groups)) {
-      if (stamp[node] !== call) (stamp[node] = call), out.push(node), (lexical[node] = 0), (exact[node] = 0);
-      lexical[node] = lexical[node]! + DEFINITION_WEIGHT * share;
-    }
+  for (const [node, { share }] of definitionMatches(index, analysis)) {
+    enter(node);
+    lexical[node] = lexical[node]! + DEFINITION_WEIGHT * share;
   }
   for (const node of out) total[node] = lexical[node]! + exact[node]!;
   return { nodes: out, lexical, exact, total, has: (node) => stamp[node] === call };

@@ -51,7 +51,7 @@ describe('glossary definitions', () => {
 
   it('needs a word of the query in the defined term, and leaves impact questions out', () => {
     // "illness" and "extra" are in the Makeup row's meaning, but no row defines them.
-    expect(definitionMatches(index, analyzeQuery('illness extra').groups).size).toBe(0);
+    expect(definitionMatches(index, analyzeQuery('illness extra')).size).toBe(0);
     const impact = context(index, { query_text: 'if the Session entity changes, what depends on it?', limit: 10, explain: true });
     expect(impact.results.every((h) => h.why!.definition === undefined)).toBe(true);
   });
@@ -62,7 +62,7 @@ describe('glossary definitions', () => {
       fc.property(fc.array(words, { minLength: 1, maxLength: 6 }), (query) => {
         const { groups } = analyzeQuery(query.join(' '));
         const asked = new Set(groups.flat().map((alt) => alt.term));
-        for (const [node, match] of definitionMatches(index, groups)) {
+        for (const [node, match] of definitionMatches(index, { groups })) {
           expect(index.bundle.nodes[node]!.kind).toBe('glossary');
           expect(match.share).toBeGreaterThan(0);
           expect(match.share).toBeLessThanOrEqual(1 + 1e-12);
