@@ -66,17 +66,12 @@ export interface HintsSpec {
   content?: readonly string[];
 }
 
-/**
- * Words (es/en) that ask for a kind in a query. A query word asks only in one of the forms listed
- * (compared with accents folded), never by its stem: everyday words share stems with kind words
- * ("come" / "comando", "consultation" / "consulta", "testing" / "test"). So every form is spelled:
- * singular and plural, Spanish and English.
- */
+/** Words (es/en) that ask for a kind in a query. */
 export interface IntentSpec {
   /** Any one of these words asks for the kind. */
   words?: readonly string[];
-  /** Two-word names (`use case`): one form of each word must appear. */
-  pairs?: readonly (readonly [readonly string[], readonly string[]])[];
+  /** Two-word names (`use case`): both words must appear. */
+  pairs?: readonly (readonly [string, string])[];
 }
 
 export interface KindSpec {
@@ -157,7 +152,7 @@ const RULE_CONTENT = ['declaration', 'when_applies', 'violation'];
 // Query words shared by several kinds.
 const RULE_WORDS = ['rule', 'rules', 'regla', 'reglas', 'norma', 'normas'];
 const POLICY_WORDS = ['policy', 'policies', 'politica', 'politicas'];
-const REQUIREMENT_WORDS = ['requirement', 'requirements', 'requisito', 'requisitos', 'criterion', 'criteria', 'criterio', 'criterios', 'nfr', 'nfrs'];
+const REQUIREMENT_WORDS = ['requirement', 'requirements', 'requisito', 'requisitos', 'criteria', 'criterios', 'nfr'];
 
 const entity = (kind: Kind, coverage: readonly CoverageRule[]): KindSpec => ({
   kind,
@@ -224,7 +219,7 @@ export const KIND_TABLE: readonly KindSpec[] = [
     edges: RULE_EDGES,
     coverage: [rule('entities', 'Constrains at least one entity', 'ENTITY_RULE', 'out', ENTITY_LIKE), appliedByUseCase, validatedBy],
     hints: { priority: 0, content: RULE_CONTENT },
-    intent: { words: RULE_WORDS, pairs: [[['business'], ['rule', 'rules']]] },
+    intent: { words: RULE_WORDS, pairs: [['business', 'rule']] },
   },
   {
     kind: 'business-policy',
@@ -355,8 +350,8 @@ export const KIND_TABLE: readonly KindSpec[] = [
     hints: { priority: 3, content: ['description', 'main_flow', 'postconditions'] },
     intent: {
       pairs: [
-        [['use'], ['case', 'cases']],
-        [['caso', 'casos'], ['uso']],
+        ['use', 'case'],
+        ['caso', 'uso'],
       ],
     },
   },
@@ -380,7 +375,7 @@ export const KIND_TABLE: readonly KindSpec[] = [
       { type: 'VIEW_USES_COMPONENT', to: ['ui-component'] },
     ],
     coverage: [triggersUseCase],
-    intent: { words: ['view', 'views', 'vista', 'vistas', 'screen', 'screens', 'pantalla', 'pantallas'] },
+    intent: { words: ['view', 'views', 'vista', 'vistas', 'screen', 'pantalla'] },
     label: 'UI view',
   },
   {
@@ -460,7 +455,7 @@ export const KIND_TABLE: readonly KindSpec[] = [
       { field: 'acceptance_criteria', headings: ['Criterios de aceptación / Go-Live', 'Acceptance Criteria / Go-Live', 'Acceptance Criteria'], shape: 'list' },
     ],
     edges: [],
-    intent: { words: ['prd', 'prds'] },
+    intent: { words: ['prd'] },
     label: 'PRD',
   },
   {
@@ -478,7 +473,7 @@ export const KIND_TABLE: readonly KindSpec[] = [
     edges: [{ type: 'DECIDES_FOR' }],
     coverage: [rule('decisions', 'Decides for at least one artefact', 'DECIDES_FOR', 'out', KINDS)],
     hints: { priority: 1 },
-    intent: { words: ['adr', 'adrs', 'decision', 'decisions', 'decisiones'] },
+    intent: { words: ['adr', 'decision', 'decisions', 'decisión', 'decisiones'] },
     label: 'ADR',
   },
   {

@@ -71,7 +71,7 @@ export function fuse(index: KddIndex, queryText: string, options: FuseOptions): 
   // A pre-analysed query (the site's prefix completion) is taken as given.
   const asked = options.analysis ?? analyzeQuery(queryText, (t) => index.text.docFrequency(t) > 0);
   // An impact question: rank by its subject, not by the words that frame it (impact-intent.ts).
-  const analysis = isImpactQuestion(queryText, asked.terms) ? subjectAnalysis(asked, queryText) : asked;
+  const analysis = isImpactQuestion(queryText, asked.terms) ? subjectAnalysis(asked) : asked;
   // Lexical base scores live in per-index scratch arrays (lex.total[node], lex.has(node)): no map.
   const lex = lexicalScores(index, analysis);
   const semanticList = semanticScores(index, options.queryVector);

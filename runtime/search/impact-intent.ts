@@ -68,6 +68,6 @@ export function subjectGroups(groups: readonly (readonly TermAlternative[])[], k
 }
 
 /** An impact question's analysis: ranked by its subject, with no kind intent (see the module comment). */
-export function subjectAnalysis(analysis: QueryAnalysis, text: string): QueryAnalysis {
-  return { ...analysis, groups: subjectGroups(analysis.groups, kindWords(text)), kinds: new Set(), intent: 'impact' };
+export function subjectAnalysis(analysis: QueryAnalysis): QueryAnalysis {
+  return { ...analysis, groups: subjectGroups(analysis.groups, kindWords(analysis.terms)), kinds: new Set(), intent: 'impact' };
 }

@@ -5,15 +5,14 @@
  *   A query term also matches the other stems of its group, at a lower weight.
  * - IDIOMS: everyday phrasings of a requirement and the concepts they stand for (idioms.ts): "same time"
  *   → overlap, "money back" → refund. A phrasing found in the query adds one concept, weighted lower.
- * - Kind words: words that say which kind of artefact the user wants ("which rule…" → business rules),
- *   the kind table's `intent`; unlike the rest, matched as typed, not by stem (model/kinds.ts IntentSpec).
+ * - KIND_WORDS: words that say which kind of artefact the user wants ("which rule…" → business rules).
  * Entries are plain words; they go through the same tokenizer as the corpus, so they stay in step
  * with the stemmer. Add a concept by adding one line.
  */
 import type { Kind } from '../../model/graph.js';
 import { KIND_TABLE } from '../../model/kinds.js';
 import { compareCodeUnits } from '../../model/order.js';
-import { fold, foldedWords, term, tokenize } from './tokenizer.js';
+import { fold, tokenize } from './tokenizer.js';
 import { REQUIREMENT_IDIOMS } from './idioms.js';
 import { stem } from './stem.js';
 import type { TermAlternative } from './types.js';
@@ -220,33 +219,10 @@ export function idiomGroups(text: string, covered: ReadonlySet<string>): TermAlt
   return groups;
 }
 
-// The words that ask for each kind are the kind table's `intent` (model/kinds.ts), every form spelled
-// there; a query word asks in one of those forms, folded, not by stem (see IntentSpec).
-const KINDS_BY_WORD = new Map<string, Set<Kind>>();
-for (const { kind, intent } of KIND_TABLE) {
-  for (const word of intent?.words ?? []) {
-    const form = fold(word);
-    KINDS_BY_WORD.set(form, (KINDS_BY_WORD.get(form) ?? new Set()).add(kind));
-  }
-}
-const PAIRS = KIND_TABLE.flatMap(({ kind, intent }) => (intent?.pairs ?? []).map(([a, b]) => ({ kind, first: new Set(a.map(fold)), second: new Set(b.map(fold)) })));
-
-/** The words of `text` that name a kind (as typed, folded) and the kinds they name. */
-function namedKinds(text: string): { words: Set<string>; kinds: Set<Kind> } {
-  const typed = foldedWords(text);
-  const words = new Set<string>();
-  const kinds = new Set<Kind>();
-  for (const word of typed) {
-    const named = KINDS_BY_WORD.get(word);
-    if (named) words.add(word), named.forEach((k) => kinds.add(k));
-  }
-  for (const { kind, first, second } of PAIRS) {
-    const a = typed.find((w) => first.has(w));
-    const b = typed.find((w) => second.has(w));
-    if (a !== undefined && b !== undefined) words.add(a).add(b), kinds.add(kind);
-  }
-  return { words, kinds };
-}
+// The words that ask for each kind are the kind table's `intent` (model/kinds.ts); stemmed here.
+const KIND_BY_STEM = new Map<string, Kind[]>();
+for (const { kind, intent } of KIND_TABLE) for (const s of stems((intent?.words ?? []).join(' '))) KIND_BY_STEM.set(s, [...(KIND_BY_STEM.get(s) ?? []), kind]);
+const PAIRS = KIND_TABLE.flatMap(({ kind, intent }) => (intent?.pairs ?? []).map(([a, b]) => [stems(a)[0]!, stems(b)[0]!, [kind]] as const));
 
 /** Other-language / same-concept stems of a stem (sorted), or an empty list. */
 export function synonymsOf(stem: string): readonly string[] {
@@ -266,19 +242,20 @@ export function alternativesOf(stem: string): readonly TermAlternative[] {
 const HOW_TO = /^\s*(?:¿\s*)?(?:how\b(?!\s+(?:long|many|much|often|far|soon|old|big|large|small|fast|late|early)\b)|c[oó]mo\b|steps\b|pasos\b)/iu;
 const HOW_TO_KINDS: readonly Kind[] = ['use-case', 'command', 'process', 'ui-flow'];
 
-/** The index terms of the words of `text` that name a kind ("entity", "regla", both words of "business rule"). */
-export function kindWords(text: string): Set<string> {
-  const out = new Set<string>();
-  for (const word of namedKinds(text).words) {
-    const t = term(word);
-    if (t) out.add(t);
-  }
+/** The query stems that name a kind ("entity", "regla", both words of "business rule"). */
+export function kindWords(queryStems: readonly string[]): Set<string> {
+  const present = new Set(queryStems);
+  const out = new Set(queryStems.filter((s) => KIND_BY_STEM.has(s)));
+  for (const [a, b] of PAIRS) if (present.has(a) && present.has(b)) out.add(a).add(b);
   return out;
 }
 
 /** Kinds the query asks for by name ("which rule…", "casos de uso de…"), or by asking how ("how do I…"). */
-export function kindIntent(text: string): Set<Kind> {
-  const out = namedKinds(text).kinds;
+export function kindIntent(queryStems: readonly string[], text = ''): Set<Kind> {
+  const out = new Set<Kind>();
+  const present = new Set(queryStems);
+  for (const s of queryStems) for (const k of KIND_BY_STEM.get(s) ?? []) out.add(k);
+  for (const [a, b, kinds] of PAIRS) if (present.has(a) && present.has(b)) for (const k of kinds) out.add(k);
   if (out.size === 0 && HOW_TO.test(text)) for (const k of HOW_TO_KINDS) out.add(k);
   return out;
 }

@@ -94,7 +94,7 @@ export function analyzeQuery(text: string, known: (term: string) => boolean = ()
     const lead = /^([A-Za-z]+-\d+)-/.exec(chunk);
     if (lead) exact.push({ key: lead[1]!, bonus: EXACT_ID });
   }
-  return { terms, groups, kinds: kindIntent(text), exact };
+  return { terms, groups, kinds: kindIntent(terms, text), exact };
 }
 
 /** {@link EXACT_WORD} scaled by the share of the query's content words that `chunk` accounts for. */

@@ -70,16 +70,6 @@ export function tokenize(text: string, out: string[] = []): string[] {
   return out;
 }
 
-/**
- * The words of `text` as {@link tokenize} splits them (at id joiners and CamelCase), folded but neither
- * stemmed nor filtered: for query words that count only in the form typed (kind words, lexicon.ts).
- */
-export function foldedWords(text: string): string[] {
-  const out: string[] = [];
-  for (const m of text.matchAll(CHUNK)) for (const part of m[0].split(/[-:_./]/)) if (part) for (const piece of splitCamel(part)) out.push(fold(piece));
-  return out;
-}
-
 /** Tokens of one word (letters and digits only, no joiners): `tokenize(word)` without the search for chunks. */
 export function wordTokens(word: string): string[] {
   const out: string[] = [];
