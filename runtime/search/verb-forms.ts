@@ -8,6 +8,23 @@
  * beside the verb.
  */
 
+/** Future and conditional endings after the infinitive's vowel and r (eliminar-é, subir-ía). */
+const FUTURE = ['re', 'ras', 'ra', 'remos', 'reis', 'ran', 'ria', 'rias', 'riamos', 'riais', 'rian'];
+
+/**
+ * The -er and -ir conjugations differ only in the infinitive's vowel (`v`) where it shows: the
+ * infinitive, future and conditional, and the first and second person plural of the present.
+ */
+const erIr = (v: 'e' | 'i'): readonly string[] => [
+  `${v}r`, 'iendo', 'ido', 'ida', 'idos', 'idas',
+  'o', 'es', 'e', `${v}mos`, v === 'e' ? 'eis' : 'is', 'en',
+  'i', 'iste', 'io', 'isteis', 'ieron',
+  'ia', 'ias', 'iamos', 'iais', 'ian',
+  ...FUTURE.map((ending) => v + ending),
+  'a', 'as', 'amos', 'ais', 'an',
+  'iera', 'ieras', 'ieramos', 'ierais', 'ieran', 'iese', 'ieses', 'iesemos', 'ieseis', 'iesen',
+];
+
 /** Endings after the root (the infinitive without -ar / -er / -ir), folded. */
 const SPANISH_ENDINGS: Record<'ar' | 'er' | 'ir', readonly string[]> = {
   ar: [
@@ -15,31 +32,12 @@ const SPANISH_ENDINGS: Record<'ar' | 'er' | 'ir', readonly string[]> = {
     'o', 'as', 'a', 'amos', 'ais', 'an',
     'e', 'aste', 'asteis', 'aron',
     'aba', 'abas', 'abamos', 'abais', 'aban',
-    'are', 'aras', 'ara', 'aremos', 'areis', 'aran',
-    'aria', 'arias', 'ariamos', 'ariais', 'arian',
+    ...FUTURE.map((ending) => `a${ending}`),
     'es', 'emos', 'eis', 'en',
-    'aramos', 'arais', 'ase', 'ases', 'asemos', 'aseis', 'asen',
+    'ara', 'aras', 'aramos', 'arais', 'aran', 'ase', 'ases', 'asemos', 'aseis', 'asen',
   ],
-  er: [
-    'er', 'iendo', 'ido', 'ida', 'idos', 'idas',
-    'o', 'es', 'e', 'emos', 'eis', 'en',
-    'i', 'iste', 'io', 'isteis', 'ieron',
-    'ia', 'ias', 'iamos', 'iais', 'ian',
-    'ere', 'eras', 'era', 'eremos', 'ereis', 'eran',
-    'eria', 'erias', 'eriamos', 'eriais', 'erian',
-    'a', 'as', 'amos', 'ais', 'an',
-    'iera', 'ieras', 'ieramos', 'ierais', 'ieran', 'iese', 'ieses', 'iesemos', 'ieseis', 'iesen',
-  ],
-  ir: [
-    'ir', 'iendo', 'ido', 'ida', 'idos', 'idas',
-    'o', 'es', 'e', 'imos', 'is', 'en',
-    'i', 'iste', 'io', 'isteis', 'ieron',
-    'ia', 'ias', 'iamos', 'iais', 'ian',
-    'ire', 'iras', 'ira', 'iremos', 'ireis', 'iran',
-    'iria', 'irias', 'iriamos', 'iriais', 'irian',
-    'a', 'as', 'amos', 'ais', 'an',
-    'iera', 'ieras', 'ieramos', 'ierais', 'ieran', 'iese', 'ieses', 'iesemos', 'ieseis', 'iesen',
-  ],
+  er: erIr('e'),
+  ir: erIr('i'),
 };
 
 /**
