@@ -16,9 +16,10 @@ import { KINDS, LAYERS, type GraphNode } from '../../model/graph.js';
 import { bytesToU16, bytesToU32 } from '../../formats/bytes.js';
 import { exactKeys, keyTable, type SerializedTextIndex } from '../../runtime/search/bm25f.js';
 import { glossaryRows } from '../../runtime/search/definitions.js';
-import { PRIMARY_SECTIONS } from '../../runtime/search/fields.js';
+import { nodeAliasRoles, PRIMARY_SECTIONS } from '../../runtime/search/fields.js';
 import {
   DOC_CHUNK,
+  encodeAliases,
   encodeDefinitions,
   encodeVarints,
   SITE_FILE,
@@ -88,6 +89,7 @@ export function packSiteBundle(bundle: Bundle, bundleFile: string): SiteBundle {
     docs,
     index_level: bundle.manifest.index_level,
     definitions: encodeDefinitions(glossaryRows(bundle.nodes)),
+    aliases: encodeAliases(new Map(bundle.nodes.flatMap((node, i) => (node.aliases.length > 0 ? [[i, nodeAliasRoles(node)]] : [])))),
   };
   const metaName = emit(meta);
   const metaFile = files.pop()!;

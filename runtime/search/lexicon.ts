@@ -6,6 +6,9 @@
  * - IDIOMS: everyday phrasings of a requirement and the concepts they stand for (idioms.ts): "same time"
  *   → overlap, "money back" → refund. A phrasing found in the query adds one concept, weighted lower.
  * - KIND_WORDS: words that say which kind of artefact the user wants ("which rule…" → business rules).
+ * - LANGUAGES: which language each word of those tables is, from its side of the line (a line is
+ *   `english words | spanish words`; a word of both languages, such as "doctor" or "total", stands on
+ *   both sides). alias-role.ts reads it to tell another language's name of a thing from an everyday word.
  * Entries are plain words; they go through the same tokenizer as the corpus, so they stay in step
  * with the stemmer. Add a concept by adding one line.
  */
@@ -125,8 +128,44 @@ function addGroups(lines: readonly string[], weight: number): void {
 }
 addGroups(GROUPS, KDD_WEIGHT);
 addGroups(GENERAL_VOCABULARY, GENERAL_WEIGHT);
+
 const ALTERNATIVES = new Map<string, readonly TermAlternative[]>();
 for (const [s, others] of SYNONYMS) ALTERNATIVES.set(s, [...others].sort(([a], [b]) => compareCodeUnits(a, b)).map(([term, weight]) => ({ term, weight })));
+
+export type Language = 'en' | 'es';
+// Folded word → the languages whose side of a line holds it; the same by stem, for an inflection the
+// tables do not list. `${language} ${stem}` → the stems on the other side of the lines where the stem
+// stands on that language's side: its translations.
+const WORD_LANGUAGES = new Map<string, Set<Language>>();
+const STEM_LANGUAGES = new Map<string, Set<Language>>();
+const TRANSLATIONS = new Map<string, Set<string>>();
+const addTo = <K, V>(map: Map<K, Set<V>>, key: K, values: Iterable<V>) => {
+  let set = map.get(key);
+  if (!set) map.set(key, (set = new Set()));
+  for (const v of values) set.add(v);
+};
+for (const line of [...GROUPS, ...GENERAL_VOCABULARY]) {
+  const [en = '', es = ''] = line.split('|');
+  const sides: [Language, string, string][] = [['en', en, es], ['es', es, en]];
+  for (const [language, words, other] of sides) {
+    for (const word of words.split(/\s+/).filter(Boolean)) {
+      addTo(WORD_LANGUAGES, fold(word), [language]);
+      for (const s of tokenize(word)) addTo(STEM_LANGUAGES, s, [language]);
+    }
+    for (const s of stems(words)) addTo(TRANSLATIONS, `${language} ${s}`, stems(other));
+  }
+}
+const NONE: ReadonlySet<never> = new Set();
+
+/** Languages of a folded word as the vocabulary lists it (by its stem when the form is not listed); empty when unknown. */
+export function languagesOf(word: string): ReadonlySet<Language> {
+  return WORD_LANGUAGES.get(word) ?? STEM_LANGUAGES.get(stem(word)) ?? NONE;
+}
+
+/** Stems that translate `term` read as a word of `language` (the other side of its lines). */
+export function translationsOf(term: string, language: Language): ReadonlySet<string> {
+  return TRANSLATIONS.get(`${language} ${term}`) ?? NONE;
+}
 
 /**
  * Weight of a concept that an everyday phrasing stands for: below the general vocabulary's, because the

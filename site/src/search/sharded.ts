@@ -4,17 +4,18 @@
  * of a term or key whose shard is not loaded answers "absent" and is remembered; {@link
  * ShardedSearch.run} then fetches the missing shards and runs the query again, until nothing is
  * missing. Scores equal the full index's, because a loaded term carries all its postings and the
- * field lengths of every node come with the meta. Glossary rows come with the meta too (the stub
- * nodes carry no fields), so definition scoring reads the same rows as over the full bundle.
+ * field lengths of every node come with the meta. Glossary rows and alias roles come with the meta too
+ * (the stub nodes carry no fields), so definition scoring and `why` read the same as over the full bundle.
  */
 import type { KddIndex } from '../../../runtime/kdd-index.js';
 import type { GraphNode } from '../../../model/graph.js';
 import { u16ToBytes, u32ToBytes } from '../../../formats/bytes.js';
+import type { AliasRole } from '../../../runtime/search/alias-role.js';
 import { restoreTextIndex, SEARCH_FORMAT, type SerializedTextIndex } from '../../../runtime/search/bm25f.js';
 import { fold } from '../../../runtime/search/tokenizer.js';
 import type { TermAlternative, TextHit, TextIndex } from '../../../runtime/search/types.js';
 import type { Vocabulary } from './prefix.js';
-import { decodeDefinitions, decodeVarints, DOC_CHUNK, shardFor, type DocChunk, type DocSummary, type KeyShard, type SearchMeta, type TermShard } from '../../../formats/site-bundle.js';
+import { decodeAliases, decodeDefinitions, decodeVarints, DOC_CHUNK, shardFor, type AliasTable, type DocChunk, type DocSummary, type KeyShard, type SearchMeta, type TermShard } from '../../../formats/site-bundle.js';
 
 /** Fetches and decodes one site file by name. */
 export type FetchFile = <T>(name: string) => Promise<T>;
@@ -56,6 +57,8 @@ export class ShardedSearch {
       nodeIndex: new Map(),
       text,
       definitions: decodeDefinitions(meta.definitions),
+      // Written by compiler/pack/site-bundle.ts from runtime/search/alias-role.ts, in this same format.
+      aliasRoles: decodeAliases(meta.aliases as AliasTable<AliasRole>),
       bundle: { nodes: this.stubs, manifest: { index_level: meta.index_level } } as unknown as KddIndex['bundle'],
     };
   }
