@@ -29,7 +29,7 @@ import type { GraphNode } from '../model/graph.js';
  * Bumped whenever a file's shape changes; the worker treats a sub-bundle of another format as absent
  * and searches the full bundle. `kdd-site/4`: the meta carries the glossary rows ({@link DefinitionTable});
  * `kdd-site/5`: the search meta's fields and lengths include `alias` (runtime/search/fields.ts), and
- * the meta carries each node's aliases with their roles ({@link AliasTable}).
+ * a doc summary carries its node's aliases with their roles.
  * (`kdd-site/3` was written by a reverted change whose meta differs, so it is never reused.)
  */
 export const SITE_FORMAT = 'kdd-site/5';
@@ -90,24 +90,6 @@ export interface SearchMeta {
   index_level: string;
   /** The glossary rows definition scoring reads (runtime/search/definitions.ts); the nodes here carry no fields. */
   definitions: DefinitionTable;
-  /** Each node's aliases with their roles (runtime/search/alias-role.ts), which `why` names; the nodes here carry no aliases. */
-  aliases: AliasTable<string>;
-}
-
-/** The aliases of every node that has some, in node order, each with a role (named by the runtime). */
-export interface AliasTable<Role extends string> {
-  /** varints per node with aliases: its position minus the previous one's, then its alias count. */
-  nodes: Uint8Array;
-  /** Every alias as written. */
-  names: string[];
-  /** Per alias: its role. */
-  roles: Role[];
-}
-
-/** An alias and its role, as the {@link AliasTable} holds them. */
-export interface AliasWithRole<Role extends string> {
-  alias: string;
-  role: Role;
 }
 
 /**
@@ -166,6 +148,8 @@ export interface DocSummary {
   section: string | null;
   /** Up to {@link SNIPPET_SOURCE_CHARS} of the node's defining section, whitespace collapsed. */
   text: string;
+  /** The node's aliases, each with its role (runtime/search/alias-role.ts), which `why` names; absent when it has none. */
+  aliases?: { alias: string; role: string }[];
 }
 
 export interface DocChunk {
@@ -332,34 +316,6 @@ export function decodeDefinitions(table: DefinitionTable): GlossaryRow[] {
     rows.push({ node, name, nameTerms: terms.slice(0, nameCount), meaningTerms: terms.slice(nameCount) });
   }
   return rows;
-}
-
-export function encodeAliases<Role extends string>(byNode: ReadonlyMap<number, readonly AliasWithRole<Role>[]>): AliasTable<Role> {
-  const values: number[] = [];
-  const names: string[] = [];
-  const roles: Role[] = [];
-  let last = 0;
-  for (const [node, aliases] of [...byNode].sort((a, b) => a[0] - b[0])) {
-    if (aliases.length === 0) continue;
-    values.push(node - last, aliases.length);
-    last = node;
-    for (const { alias, role } of aliases) names.push(alias), roles.push(role);
-  }
-  return { nodes: encodeVarints(values), names, roles };
-}
-
-export function decodeAliases<Role extends string>(table: AliasTable<Role>): Map<number, AliasWithRole<Role>[]> {
-  const values = decodeVarints(table.nodes);
-  const out = new Map<number, AliasWithRole<Role>[]>();
-  let node = 0;
-  let next = 0;
-  for (let p = 0; p < values.length; ) {
-    node += values[p++]!;
-    const count = values[p++]!;
-    out.set(node, Array.from({ length: count }, (_, k) => ({ alias: table.names[next + k]!, role: table.roles[next + k]! })));
-    next += count;
-  }
-  return out;
 }
 
 /** Index of the shard whose range holds `key` (the last shard whose first key ≤ key), or -1. */

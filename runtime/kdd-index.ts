@@ -16,6 +16,9 @@ export interface KddIndex {
   readonly vectors: VectorStore | null;
   /** Glossary rows for definition scoring when the nodes carry no fields (the site's sub-bundle); absent: derived from the nodes. */
   readonly definitions?: readonly GlossaryRow[];
-  /** Each node's aliases with their roles when the nodes carry no aliases (the site's sub-bundle); absent: derived from the nodes. */
-  readonly aliasRoles?: ReadonlyMap<number, readonly RoledAlias[]>;
+  /**
+   * A node's aliases with their roles when the nodes carry no aliases (the site's sub-bundle, which
+   * answers from the files it has loaded and fetches the rest); absent: derived from the nodes.
+   */
+  readonly aliasRoles?: (node: number) => readonly RoledAlias[];
 }

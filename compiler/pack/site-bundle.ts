@@ -19,7 +19,6 @@ import { glossaryRows } from '../../runtime/search/definitions.js';
 import { nodeAliasRoles, PRIMARY_SECTIONS } from '../../runtime/search/fields.js';
 import {
   DOC_CHUNK,
-  encodeAliases,
   encodeDefinitions,
   encodeVarints,
   SITE_FILE,
@@ -89,7 +88,6 @@ export function packSiteBundle(bundle: Bundle, bundleFile: string): SiteBundle {
     docs,
     index_level: bundle.manifest.index_level,
     definitions: encodeDefinitions(glossaryRows(bundle.nodes)),
-    aliases: encodeAliases(new Map(bundle.nodes.flatMap((node, i) => (node.aliases.length > 0 ? [[i, nodeAliasRoles(node)]] : [])))),
   };
   const metaName = emit(meta);
   const metaFile = files.pop()!;
@@ -211,6 +209,7 @@ function summary(node: GraphNode): DocSummary {
     source_file: node.source_file,
     section: section?.heading ?? null,
     text: section ? clip(section.text.replace(/\s+/g, ' ').trim(), SNIPPET_SOURCE_CHARS) : '',
+    ...(node.aliases.length > 0 && { aliases: nodeAliasRoles(node) }),
   };
 }
 

@@ -111,7 +111,7 @@ export function explainNode(index: KddIndex, analysis: QueryAnalysis, expansion:
 
 /** A node's aliases with their roles: carried by the index (the site), or read from the node. */
 function aliasRolesOf(index: KddIndex, node: number): readonly RoledAlias[] {
-  if (index.aliasRoles) return index.aliasRoles.get(node) ?? [];
+  if (index.aliasRoles) return index.aliasRoles(node);
   const target = index.bundle.nodes[node]!;
   return target.aliases.length === 0 ? [] : nodeAliasRoles(target);
 }

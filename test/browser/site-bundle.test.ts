@@ -96,9 +96,10 @@ describe('ShardedSearch', () => {
     expect(result.groups).toEqual(expected.groups);
   });
 
-  it("names an alias match with its role, from the meta's alias table, as the full bundle does", async () => {
+  it('names an alias match with its role, from the doc chunk it fetches, as the full bundle does', async () => {
     const search = await sharded();
     const { result } = await search.run((index) => rank(index, { q: 'create order' }));
+    expect(result.hits).toEqual(rank(full, { q: 'create order' }).hits);
     const pedido = result.hits.find((hit) => full.bundle.nodes[hit.node]!.id === 'Entity:Pedido')!;
     expect(pedido.why.aliases).toEqual([{ alias: 'Order', role: 'translation' }]);
     expect(describeHit(pedido.why, 'create order')).toContain(`alias: "Order" (another language's name, weighed as the title)`);
