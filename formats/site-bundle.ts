@@ -27,12 +27,10 @@ import type { GraphNode } from '../model/graph.js';
 
 /**
  * Bumped whenever a file's shape changes; the worker treats a sub-bundle of another format as absent
- * and searches the full bundle. `kdd-site/4`: the meta carries the glossary rows ({@link DefinitionTable});
- * `kdd-site/5`: the search meta's fields and lengths include `alias` (runtime/search/fields.ts), and
- * a doc summary carries its node's aliases with their roles.
+ * and searches the full bundle. `kdd-site/4`: the meta carries the glossary rows ({@link DefinitionTable}).
  * (`kdd-site/3` was written by a reverted change whose meta differs, so it is never reused.)
  */
-export const SITE_FORMAT = 'kdd-site/5';
+export const SITE_FORMAT = 'kdd-site/4';
 /** Name of the site pointer next to `kdd.json`. */
 export const SITE_POINTER_FILE = 'kdd-site.json';
 /** Content-hashed site files: `kdd-s-<12 hex>.msgpack`. */
@@ -148,8 +146,6 @@ export interface DocSummary {
   section: string | null;
   /** Up to {@link SNIPPET_SOURCE_CHARS} of the node's defining section, whitespace collapsed. */
   text: string;
-  /** The node's aliases, each with its role (runtime/search/alias-role.ts), which `why` names; absent when it has none. */
-  aliases?: { alias: string; role: string }[];
 }
 
 export interface DocChunk {

@@ -1,7 +1,6 @@
 /** The in-memory index every query takes as its first argument (restored by runtime/load.ts). */
 import type { Bundle } from '../formats/bundle/types.js';
 import type { GlossaryRow } from '../formats/site-bundle.js';
-import type { RoledAlias } from './search/alias-role.js';
 import type { TextIndex } from './search/types.js';
 import type { VectorStore } from './vectors.js';
 
@@ -16,9 +15,4 @@ export interface KddIndex {
   readonly vectors: VectorStore | null;
   /** Glossary rows for definition scoring when the nodes carry no fields (the site's sub-bundle); absent: derived from the nodes. */
   readonly definitions?: readonly GlossaryRow[];
-  /**
-   * A node's aliases with their roles when the nodes carry no aliases (the site's sub-bundle, which
-   * answers from the files it has loaded and fetches the rest); absent: derived from the nodes.
-   */
-  readonly aliasRoles?: (node: number) => readonly RoledAlias[];
 }

@@ -2,7 +2,7 @@
  * One node's pack products (text-index terms, exact keys, chunks and their terms), as the pack memo
  * stores them.
  *
- * Every text of the node is tokenised once (name fields, tags, sections, then the everyday aliases), and both indexes count from those ids: the field
+ * Every text of the node is tokenised once, and both indexes count from those ids: the field
  * (BM25F) index takes each field's texts whole, the chunk index takes, per chunk, its section's
  * heading and the runs of the section text inside the chunk's span. The products equal `nodeTerms`
  * (runtime/search/bm25f.ts) and `chunkTermFrequencies` (runtime/search/chunk-index.ts) of the node,
@@ -12,7 +12,7 @@
  */
 import type { GraphNode } from '../../model/graph.js';
 import { exactKeys, TermCounter } from '../../runtime/search/bm25f.js';
-import { FIELD_ALIAS, FIELD_BODY, FIELD_HEADING, FIELD_PRIMARY, FIELDS, nameTexts, sectionField, unsectionedBody } from '../../runtime/search/fields.js';
+import { FIELD_BODY, FIELD_HEADING, FIELD_PRIMARY, FIELDS, nameTexts, sectionField, unsectionedBody } from '../../runtime/search/fields.js';
 import { IdList, type TermIds } from '../../runtime/search/term-ids.js';
 import type { NodePack } from '../cache/pack-memo.js';
 import { chunkSpans } from '../embed/chunk.js';
@@ -30,8 +30,7 @@ export function computeNodePack(node: GraphNode, vocab: TermIds, counter = new T
   for (const list of [ids, runs, marks, terms, pairs]) list.clear();
   // Tokenise the name fields, the tags, then per section its heading and its text. `marks` holds
   // where each part's ids end; then per section: heading start, text start, text end, first run.
-  const names = nameTexts(node);
-  for (const text of [names.id, names.title, names.kind]) {
+  for (const text of nameTexts(node)) {
     vocab.tokenIds(text, ids);
     marks.push(ids.length);
   }
@@ -49,8 +48,6 @@ export function computeNodePack(node: GraphNode, vocab: TermIds, counter = new T
   }
   const unsectionedFrom = ids.length;
   if (node.sections.length === 0) vocab.tokenIds(unsectionedBody(node), ids);
-  const aliasesFrom = ids.length;
-  vocab.tokenIds(names.alias, ids);
   const mark = (k: number) => marks.items[k]!;
   const tally = new Tally(counter, vocab);
 
@@ -67,11 +64,9 @@ export function computeNodePack(node: GraphNode, vocab: TermIds, counter = new T
     for (let s = 0; s < node.sections.length; s++) {
       if (sectionField(node.sections[s]!) === f) tally.add(ids, mark(sectionsAt + s * 4 + 1), mark(sectionsAt + s * 4 + 2));
     }
-    if (f === FIELD_BODY) tally.add(ids, unsectionedFrom, aliasesFrom);
+    if (f === FIELD_BODY) tally.add(ids, unsectionedFrom, ids.length);
     lens[f] = tally.flush(terms, f << 12, 0xfff);
   }
-  tally.add(ids, aliasesFrom, ids.length);
-  lens[FIELD_ALIAS] = tally.flush(terms, FIELD_ALIAS << 12, 0xfff);
 
   // The chunk index: per chunk, [term, tf] pairs of its section heading and its span of text.
   const chunkIds: string[] = [];

@@ -16,7 +16,7 @@ import { KINDS, LAYERS, type GraphNode } from '../../model/graph.js';
 import { bytesToU16, bytesToU32 } from '../../formats/bytes.js';
 import { exactKeys, keyTable, type SerializedTextIndex } from '../../runtime/search/bm25f.js';
 import { glossaryRows } from '../../runtime/search/definitions.js';
-import { nodeAliasRoles, PRIMARY_SECTIONS } from '../../runtime/search/fields.js';
+import { PRIMARY_SECTIONS } from '../../runtime/search/fields.js';
 import {
   DOC_CHUNK,
   encodeDefinitions,
@@ -209,7 +209,6 @@ function summary(node: GraphNode): DocSummary {
     source_file: node.source_file,
     section: section?.heading ?? null,
     text: section ? clip(section.text.replace(/\s+/g, ' ').trim(), SNIPPET_SOURCE_CHARS) : '',
-    ...(node.aliases.length > 0 && { aliases: nodeAliasRoles(node) }),
   };
 }
 

@@ -6,10 +6,7 @@ import type { DanglingLink, GraphEdge, GraphNode, IndexManifest, LayerViolation 
 import type { QuantizedVectors } from './vectors.js';
 
 /** Bumped on any incompatible change; `decodeBundle` refuses other versions. */
-// 4: the search index's seventh field, `alias`, for everyday aliases (kdd-bm25f/3); a format-2 bundle
-// would be patched by an incremental pack with six fields per node. (3 was written by a reverted change
-// whose alias field held every alias, so it is never reused.)
-export const BUNDLE_FORMAT_VERSION = 4;
+export const BUNDLE_FORMAT_VERSION = 2;
 
 export interface Bundle {
   /** Always BUNDLE_FORMAT_VERSION for bundles this code writes. */

@@ -14,7 +14,6 @@
 import { createError, type KddWarning } from '../../model/errors.js';
 import type { KddIndex } from '../kdd-index.js';
 import { CHANGE_TYPES } from './impact.js';
-import { ALIAS_ROLES } from '../search/alias-role.js';
 import { KINDS, LAYERS } from '../../model/graph.js';
 import { paramsSchema, schema as s, type JsonSchema, type ParamsSpec } from '../param-spec.js';
 import { paramsObject, requireIndex } from '../validate.js';
@@ -90,9 +89,8 @@ const whySchema = s.object(
     depends_on: s.object({ from_node: s.string(), edge_type: s.string(), to_node: s.string() }),
     semantic_chunk: s.string(),
     definition: s.string(),
-    aliases: s.array(s.object({ alias: s.string(), role: s.enum(ALIAS_ROLES) })),
   },
-  ['exact', 'kind_asked', 'graph_path', 'depends_on', 'semantic_chunk', 'definition', 'aliases'],
+  ['exact', 'kind_asked', 'graph_path', 'depends_on', 'semantic_chunk', 'definition'],
 );
 const violationShape = { from_node: s.string(), to_node: s.string(), from_layer: layer, to_layer: layer, edge_type: s.string(), source_file: s.string() };
 const nodeSummarySchema = s.object(

@@ -18,9 +18,7 @@ import { bytesToU16, bytesToU32, ownedBytes, u32ToBytes } from '../../formats/by
 import { rankTerms, termStats, type PostingLists, type TermStats, type WeightedTerm } from './top-k.js';
 import type { SearchTermsOptions, TermAlternative, TextHit, TextIndex } from './types.js';
 
-// /3: the `alias` field of everyday aliases (seven fields; a /1 index's lengths hold six per node;
-// /2, reverted, held every alias there).
-export const SEARCH_FORMAT = 'kdd-bm25f/3';
+export const SEARCH_FORMAT = 'kdd-bm25f/1';
 
 export interface SerializedTextIndex {
   format: typeof SEARCH_FORMAT;

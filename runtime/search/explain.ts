@@ -7,17 +7,15 @@
  * token budget is better spent on specs by default.
  */
 import type { KddIndex } from '../kdd-index.js';
-import type { AliasRole, RoledAlias } from './alias-role.js';
 import { definitionMatches } from './definitions.js';
 import type { Expansion } from './expand.js';
-import { nodeAliasRoles } from './fields.js';
-import { fold, tokenize } from './tokenizer.js';
+import { fold } from './tokenizer.js';
 import type { QueryAnalysis } from './rank.js';
 
 export interface TermMatch {
   /** Index term (stemmed, accent-folded) found in the node. */
   term: string;
-  /** Fields holding it: id, title, kind, heading, primary (defining sections), body, alias (other names). */
+  /** Fields holding it: id, title, kind, heading, primary (defining sections), body. */
   fields: string[];
   /**
    * When the term is a translation / same-concept word: the query term it stands for; when it is a
@@ -46,17 +44,7 @@ export interface Why {
   semantic_chunk?: string;
   /** A glossary: the defined term whose row holds the query's words (definitions.ts). */
   definition?: string;
-  /** The node's aliases that hold a matched term, each with its role (alias-role.ts): how much it weighed. */
-  aliases?: RoledAlias[];
 }
-
-/** What each alias role means for the score, as `describeWhy` says it. */
-const ROLE_PHRASES: Record<AliasRole, string> = {
-  name: 'a form of its name, weighed as the title',
-  translation: "another language's name, weighed as the title",
-  everyday: 'an everyday word of its language, weighed in the alias field',
-  unknown: 'its language is not known, weighed as the title',
-};
 
 const step = (s: PathStep) => `${s.from_node} -${s.edge_type}-> ${s.to_node}`;
 
@@ -74,7 +62,6 @@ export function describeWhy(why: Why, spell: (term: string) => string = (term) =
   if (why.depends_on) parts.push(`depends on the subject: ${step(why.depends_on)}`);
   if (why.semantic_chunk) parts.push(`semantic: closest passage ${why.semantic_chunk}`);
   if (why.definition) parts.push(`definition: the glossary row "${why.definition}"`);
-  if (why.aliases) parts.push(`alias: ${why.aliases.map((a) => `"${a.alias}" (${ROLE_PHRASES[a.role]})`).join('; ')}`);
   return parts;
 }
 
@@ -103,17 +90,7 @@ export function explainNode(index: KddIndex, analysis: QueryAnalysis, expansion:
   if (path.length > 0) why.graph_path = path;
   const definition = definitionMatches(index, analysis, node).get(node);
   if (definition) why.definition = definition.term;
-  const terms = new Set(matched.map((m) => m.term));
-  const aliases = terms.size === 0 ? [] : aliasRolesOf(index, node).filter((a) => tokenize(a.alias).some((t) => terms.has(t)));
-  if (aliases.length > 0) why.aliases = aliases;
   return why;
-}
-
-/** A node's aliases with their roles: carried by the index (the site), or read from the node. */
-function aliasRolesOf(index: KddIndex, node: number): readonly RoledAlias[] {
-  if (index.aliasRoles) return index.aliasRoles(node);
-  const target = index.bundle.nodes[node]!;
-  return target.aliases.length === 0 ? [] : nodeAliasRoles(target);
 }
 
 /**

@@ -1,14 +1,9 @@
 /**
  * Which text of a node goes into which search field, and how much each field weighs (BM25F).
  * `primary` holds the sections that state what the artefact is (description, purpose, declaration…);
- * `body` holds the rest. Ids and titles are short and decisive, so they weigh most. A spec's other names
- * (its `aliases` front matter) go by their role (alias-role.ts): a form of the name or another
- * language's name goes with the title; an everyday word of the document's own language ("Doctor" for a
- * Veterinarian) goes to `alias`, because scored as a title word a one-word alias named in passing
- * outranks what a question is about.
+ * `body` holds the rest. Ids and titles are short and decisive, so they weigh most.
  */
 import type { GraphNode, NodeSection } from '../../model/graph.js';
-import { aliasRoles, type RoledAlias } from './alias-role.js';
 
 export interface FieldSpec {
   name: string;
@@ -25,10 +20,6 @@ export const FIELDS: readonly FieldSpec[] = [
   { name: 'heading', weight: 1.2, b: 0.5 },
   { name: 'primary', weight: 1.6, b: 0.7 },
   { name: 'body', weight: 1, b: 0.75 },
-  // Everyday aliases: a title's weight and `b`, but normalised by the everyday-alias lengths of the
-  // corpus, so a node with several no longer counts each at a title word's full strength
-  // (docs/decisions/retrieval-generalization.md, "Alias roles").
-  { name: 'alias', weight: 4, b: 0.4 },
 ];
 export const FIELD_ID = 0;
 
@@ -46,29 +37,15 @@ export function baseName(path: string): string {
 export const FIELD_HEADING = 3;
 export const FIELD_PRIMARY = 4;
 export const FIELD_BODY = 5;
-export const FIELD_ALIAS = 6;
 
 /** The field a section's text goes to: primary or body. */
 export function sectionField(section: NodeSection): number {
   return section.field && PRIMARY_SECTIONS.has(section.field) ? FIELD_PRIMARY : FIELD_BODY;
 }
 
-/** Each alias of a node with its role (alias-role.ts), read against its title and id. */
-export function nodeAliasRoles(node: GraphNode): RoledAlias[] {
-  return aliasRoles(node, `${idText(node)} ${node.title}`, () => unsectionedBody(node));
-}
-
-const idText = (node: GraphNode) => [node.id, node.doc_id, baseName(node.source_file)].join(' ');
-
-/**
- * The texts of the fields that do not come from sections: id, title (with the aliases that weigh as
- * it, one part each), kind, and the alias field (the everyday aliases).
- */
-export function nameTexts(node: GraphNode): { id: string; title: string; kind: string; alias: string } {
-  const title = [node.title];
-  const everyday: string[] = [];
-  for (const { alias, role } of nodeAliasRoles(node)) (role === 'everyday' ? everyday : title).push(alias);
-  return { id: idText(node), title: title.join(' \n '), kind: node.kind, alias: everyday.join(' \n ') };
+/** The texts of the fields that do not come from sections: id, title, kind. */
+export function nameTexts(node: GraphNode): [id: string, title: string, kind: string] {
+  return [[node.id, node.doc_id, baseName(node.source_file)].join(' '), [node.title, ...node.aliases].join(' \n '), node.kind];
 }
 
 /** The body of a node without sections: its indexed fields, flattened. */
@@ -90,8 +67,7 @@ export function fieldTexts(node: GraphNode): string[] {
     (sectionField(section) === FIELD_PRIMARY ? primary : body).push(section.text);
   }
   if (node.sections.length === 0) body.push(unsectionedBody(node));
-  const names = nameTexts(node);
-  return [names.id, names.title, names.kind, headings.join(' \n '), primary.join(' \n '), body.join(' \n '), names.alias];
+  return [...nameTexts(node), headings.join(' \n '), primary.join(' \n '), body.join(' \n ')];
 }
 
 function flatten(value: unknown): string {

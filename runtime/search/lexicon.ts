@@ -6,9 +6,6 @@
  * - IDIOMS: everyday phrasings of a requirement and the concepts they stand for (idioms.ts): "same time"
  *   → overlap, "money back" → refund. A phrasing found in the query adds one concept, weighted lower.
  * - KIND_WORDS: words that say which kind of artefact the user wants ("which rule…" → business rules).
- * - LANGUAGES: which language each word of those tables is, from its side of the line (a line is
- *   `english words | spanish words`; a word of both languages, such as "doctor" or "total", stands on
- *   both sides). alias-role.ts reads it to tell another language's name of a thing from an everyday word.
  * Entries are plain words; they go through the same tokenizer as the corpus, so they stay in step
  * with the stemmer. Add a concept by adding one line.
  */
@@ -21,87 +18,86 @@ import { stem } from './stem.js';
 import type { TermAlternative } from './types.js';
 import { GENERAL_VOCABULARY } from './vocabulary.js';
 
-// One concept per line: `english words | spanish words` (a word of both languages on both sides).
 const GROUPS: readonly string[] = [
-  'rule rules | regla reglas norma normas',
-  'policy policies | politica politicas',
-  'command commands | comando comandos',
-  'event events emit emits emitted notification notify | evento eventos emitir emite notificacion notificar aviso',
-  'query queries | consulta consultas',
-  'requirement requirements criterion criteria | requisito requisitos criterio criterios',
-  'entity entities | entidad entidades',
-  'layer layers | capa capas',
-  'index indexes indices indexing indexed | indices indice indexar indexacion indexado',
-  'search searching retrieve retrieval lookup | busqueda busquedas buscar recuperar recuperacion',
-  'merge merging combine | fusion fusionar fusiones mezclar combinar',
-  'impact affected affect | impacto impactos afectado afectados afecta',
-  'conflict conflicts | conflicto conflictos',
-  'delete deletes deleted deletion remove removed removal | eliminar eliminado eliminacion borrar borrado',
-  'document documents doc docs | documento documentos',
-  'embedding embeddings vector vectors | vector vectores vectorial',
-  'incremental | incremental incrementales',
-  'change changes changed modify modified | cambio cambios cambiar modificar modificado modificacion',
-  'graph graphs | grafo grafos',
-  'node nodes | nodo nodos',
-  'edge edges relation relations relationship link links | arista aristas relacion relaciones enlace enlaces',
-  'violation violations violate | violacion violaciones viola infraccion',
-  'validation validate verify verification check | validar validacion verificar verificacion',
-  'limit limits | limite limites',
-  'file files | fichero ficheros archivo archivos',
-  'folder folders directory | carpeta carpetas directorio',
-  'server | servidor',
-  'sync synchronize synchronization | sincronizar sincronizacion',
-  'enrich enrichment | enriquecer enriquecimiento',
-  'agent agents | agente agentes',
-  'performance latency fast | rendimiento latencia rapido',
-  'storage size disk | almacenamiento tamano disco',
-  'privacy private | privacidad privado',
-  'portability portable | portabilidad portable',
-  'manifest | manifiesto',
-  'semantic | semantica semantico',
-  'hybrid | hibrida hibrido',
-  'stale outdated | obsoleto obsoleta desactualizado',
-  'detect detected detection | detectar detectado deteccion',
-  'parse parsed parsing | parsear parseado',
-  'level levels | nivel niveles',
-  'domain domains | dominio dominios',
-  'scenario scenarios | escenario escenarios',
-  'test tests testing | prueba pruebas',
-  'coverage | cobertura',
-  'fragment fragments chunk chunks | fragmento fragmentos',
-  'section sections | seccion secciones',
-  'fail fails failed failure error errors | fallo fallar falla error',
-  'request requested | solicitud solicitar peticion',
-  'complete completed | completar completado completa',
-  'create created new | crear creado creacion nuevo nueva',
-  'update updated | actualizar actualizado actualizacion',
-  'lifecycle | ciclo',
-  'state states status | estado estados',
-  'kind kinds type types | tipo tipos',
-  'model models | modelo modelos',
-  'dependency dependencies | dependencia dependencias',
-  'duplicate duplicates | duplicado duplicados',
-  'identifier identifiers | identificador identificadores',
-  'use | uso',
-  'case cases | caso casos',
-  'context | contexto',
-  'result results | resultado resultados',
-  'score scores | puntuacion',
-  'author | autor',
-  'token tokens | token tokens',
-  'strategy | estrategia',
-  'receive received | recibir recibido',
-  'offline connection | conexion',
-  'git repository commit | git repositorio commit',
-  'push pull | push pull',
-  'multi multiple | multiples varios',
-  'user users developer | usuario usuarios desarrollador',
-  'team teams | equipo equipos',
-  'load loads loading loaded | carga cargar cargado',
-  'dangling unresolved | colgante colgantes huerfano huerfanos',
-  'site web | sitio web',
-  'static | estatico estatica',
-  'link links wiki-link | enlace enlaces wiki-link',
+  'rule rules regla reglas norma normas',
+  'policy policies politica politicas',
+  'command commands comando comandos',
+  'event events evento eventos emit emits emitir emite emitted notification notify notificacion notificar aviso',
+  'query queries consulta consultas',
+  'requirement requirements requisito requisitos criterion criteria criterio criterios',
+  'entity entities entidad entidades',
+  'layer layers capa capas',
+  'index indexes indices indice indexar indexing indexacion indexed indexado',
+  'search searching busqueda busquedas buscar retrieve retrieval recuperar recuperacion lookup',
+  'merge merging fusion fusionar fusiones mezclar combine combinar',
+  'impact impacto impactos affected afectado afectados afecta affect',
+  'conflict conflicts conflicto conflictos',
+  'delete deletes deleted deletion eliminar eliminado eliminacion borrar borrado remove removed removal',
+  'document documents documento documentos doc docs',
+  'embedding embeddings vector vectors vectores vectorial',
+  'incremental incrementales',
+  'change changes changed cambio cambios cambiar modify modified modificar modificado modificacion',
+  'graph graphs grafo grafos',
+  'node nodes nodo nodos',
+  'edge edges arista aristas relation relations relacion relaciones relationship link links enlace enlaces',
+  'violation violations violacion violaciones violate viola infraccion',
+  'validation validate validar validacion verify verificar verification verificacion check',
+  'limit limits limite limites',
+  'file files fichero ficheros archivo archivos',
+  'folder folders carpeta carpetas directory directorio',
+  'server servidor',
+  'sync synchronize synchronization sincronizar sincronizacion',
+  'enrich enrichment enriquecer enriquecimiento',
+  'agent agents agente agentes',
+  'performance rendimiento latency latencia fast rapido',
+  'storage almacenamiento size tamano disk disco',
+  'privacy privacidad private privado',
+  'portability portabilidad portable',
+  'manifest manifiesto',
+  'semantic semantica semantico',
+  'hybrid hibrida hibrido',
+  'stale obsoleto obsoleta outdated desactualizado',
+  'detect detected detection detectar detectado deteccion',
+  'parse parsed parsing parsear parseado',
+  'level levels nivel niveles',
+  'domain domains dominio dominios',
+  'scenario scenarios escenario escenarios',
+  'test tests testing prueba pruebas',
+  'coverage cobertura',
+  'fragment fragments fragmento fragmentos chunk chunks',
+  'section sections seccion secciones',
+  'fail fails failed failure fallo fallar falla error errors',
+  'request requested solicitud solicitar peticion',
+  'complete completed completar completado completa',
+  'create created crear creado creacion new nuevo nueva',
+  'update updated actualizar actualizado actualizacion',
+  'lifecycle ciclo',
+  'state states estado estados status',
+  'kind kinds tipo tipos type types',
+  'model models modelo modelos',
+  'dependency dependencies dependencia dependencias',
+  'duplicate duplicates duplicado duplicados',
+  'identifier identifiers identificador identificadores',
+  'use uso',
+  'case cases caso casos',
+  'context contexto',
+  'result results resultado resultados',
+  'score scores puntuacion',
+  'author autor',
+  'token tokens',
+  'strategy estrategia',
+  'receive received recibir recibido',
+  'offline connection conexion',
+  'git repository repositorio commit',
+  'push pull',
+  'multi multiple multiples varios',
+  'user users usuario usuarios developer desarrollador',
+  'team teams equipo equipos',
+  'load loads loading loaded carga cargar cargado',
+  'dangling unresolved colgante colgantes huerfano huerfanos',
+  'site sitio web',
+  'static estatico estatica',
+  'link links enlace enlaces wiki-link',
 ];
 
 const stems = (words: string) => [...new Set(tokenize(words))];
@@ -128,44 +124,8 @@ function addGroups(lines: readonly string[], weight: number): void {
 }
 addGroups(GROUPS, KDD_WEIGHT);
 addGroups(GENERAL_VOCABULARY, GENERAL_WEIGHT);
-
 const ALTERNATIVES = new Map<string, readonly TermAlternative[]>();
 for (const [s, others] of SYNONYMS) ALTERNATIVES.set(s, [...others].sort(([a], [b]) => compareCodeUnits(a, b)).map(([term, weight]) => ({ term, weight })));
-
-export type Language = 'en' | 'es';
-// Folded word → the languages whose side of a line holds it; the same by stem, for an inflection the
-// tables do not list. `${language} ${stem}` → the stems on the other side of the lines where the stem
-// stands on that language's side: its translations.
-const WORD_LANGUAGES = new Map<string, Set<Language>>();
-const STEM_LANGUAGES = new Map<string, Set<Language>>();
-const TRANSLATIONS = new Map<string, Set<string>>();
-const addTo = <K, V>(map: Map<K, Set<V>>, key: K, values: Iterable<V>) => {
-  let set = map.get(key);
-  if (!set) map.set(key, (set = new Set()));
-  for (const v of values) set.add(v);
-};
-for (const line of [...GROUPS, ...GENERAL_VOCABULARY]) {
-  const [en = '', es = ''] = line.split('|');
-  const sides: [Language, string, string][] = [['en', en, es], ['es', es, en]];
-  for (const [language, words, other] of sides) {
-    for (const word of words.split(/\s+/).filter(Boolean)) {
-      addTo(WORD_LANGUAGES, fold(word), [language]);
-      for (const s of tokenize(word)) addTo(STEM_LANGUAGES, s, [language]);
-    }
-    for (const s of stems(words)) addTo(TRANSLATIONS, `${language} ${s}`, stems(other));
-  }
-}
-const NONE: ReadonlySet<never> = new Set();
-
-/** Languages of a folded word as the vocabulary lists it (by its stem when the form is not listed); empty when unknown. */
-export function languagesOf(word: string): ReadonlySet<Language> {
-  return WORD_LANGUAGES.get(word) ?? STEM_LANGUAGES.get(stem(word)) ?? NONE;
-}
-
-/** Stems that translate `term` read as a word of `language` (the other side of its lines). */
-export function translationsOf(term: string, language: Language): ReadonlySet<string> {
-  return TRANSLATIONS.get(`${language} ${term}`) ?? NONE;
-}
 
 /**
  * Weight of a concept that an everyday phrasing stands for: below the general vocabulary's, because the

@@ -14,7 +14,7 @@ import type { KddIndex } from '../../runtime/kdd-index.js';
 import { loadIndex } from '../../runtime/load.js';
 import { decodeDefinitions, decodeVarints, SITE_FILE, SITE_POINTER_FILE, type SearchMeta, type SitePointer } from '../../formats/site-bundle.js';
 import { bytesToU16 } from '../../formats/bytes.js';
-import { describeHit, rank } from '../../site/src/search/rank.js';
+import { rank } from '../../site/src/search/rank.js';
 import { ShardedSearch } from '../../site/src/search/sharded.js';
 import fc from 'fast-check';
 import { impact } from '../../runtime/queries/impact.js';
@@ -60,13 +60,12 @@ describe('packSiteBundle', () => {
     });
   });
 
-  it("carries the full index's fields, the aliases' own among them, and every node's field lengths", async () => {
+  it("carries the full index's field names and every node's field lengths", async () => {
     const packr = new Packr({ useRecords: false, variableMapSize: true });
     const pointer = JSON.parse(await readFile(join(dir, 'dist', SITE_POINTER_FILE), 'utf8')) as SitePointer;
     const meta = packr.unpack(await readFile(join(dir, 'dist', pointer.meta))) as SearchMeta;
     const search = decodeBundle(new Uint8Array(await readFile(join(dir, 'dist', bundleFile)))).search as SerializedTextIndex;
     expect(meta.fields).toEqual(search.fields);
-    expect(meta.fields).toContain('alias');
     expect(Array.from(decodeVarints(meta.lens))).toEqual(Array.from(bytesToU16(search.lens)));
   });
 
@@ -94,15 +93,6 @@ describe('ShardedSearch', () => {
     const expected = rank(full, { q });
     expect(result.hits).toEqual(expected.hits);
     expect(result.groups).toEqual(expected.groups);
-  });
-
-  it('names an alias match with its role, from the doc chunk it fetches, as the full bundle does', async () => {
-    const search = await sharded();
-    const { result } = await search.run((index) => rank(index, { q: 'create order' }));
-    expect(result.hits).toEqual(rank(full, { q: 'create order' }).hits);
-    const pedido = result.hits.find((hit) => full.bundle.nodes[hit.node]!.id === 'Entity:Pedido')!;
-    expect(pedido.why.aliases).toEqual([{ alias: 'Order', role: 'translation' }]);
-    expect(describeHit(pedido.why, 'create order')).toContain(`alias: "Order" (another language's name, weighed as the title)`);
   });
 
   it('applies kind and layer filters like the full bundle', async () => {

@@ -36,7 +36,6 @@ interface Case {
 /** One call per query of the matrix; node references are given as people type them. */
 const CASES: readonly Case[] = [
   { query: 'context', params: { query_text: 'cancelar pedido' }, argv: ['cancelar', 'pedido'] },
-  { query: 'context', params: { query_text: 'orden del cliente', explain: true }, argv: ['orden', 'del', 'cliente', '--explain'] },
   { query: 'context', params: { query_text: 'reglas de compra', include_kinds: ['business-rule', 'entity'], limit: 3 }, argv: ['reglas', 'de', 'compra', '--kinds', 'business-rule,entity', '--limit', '3'] },
   { query: 'search', params: { query_text: 'pedido creado', min_score: 0 }, argv: ['pedido', 'creado', '--min-score', '0'] },
   { query: 'graph', params: { root_node: 'Pedido', depth: 1 }, argv: ['Pedido', '--depth', '1'] },

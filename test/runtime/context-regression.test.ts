@@ -5,9 +5,7 @@
  * outputs written before those changes (test/runtime/context-regression.cases.ts --write). Rewritten
  * only when the answer changes on purpose: when `passages` replaced `indexed_fields`, every id,
  * score, snippet and edge stayed as it was (checked case by case before writing); when the title-word
- * bonus was scaled to the question's length, one case's scores moved and its order did not; when
- * everyday aliases got a search field of their own (bundle format 4), 8 of 48 cases' scores moved and
- * no order did.
+ * bonus was scaled to the question's length, one case's scores moved and its order did not.
  */
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';

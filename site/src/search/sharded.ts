@@ -4,14 +4,12 @@
  * of a term or key whose shard is not loaded answers "absent" and is remembered; {@link
  * ShardedSearch.run} then fetches the missing shards and runs the query again, until nothing is
  * missing. Scores equal the full index's, because a loaded term carries all its postings and the
- * field lengths of every node come with the meta. Glossary rows come with the meta too (the stub nodes
- * carry no fields), so definition scoring reads the same rows as over the full bundle; a node's aliases
- * and their roles, which `why` names, come with its doc chunk, fetched the same way when missing.
+ * field lengths of every node come with the meta. Glossary rows come with the meta too (the stub
+ * nodes carry no fields), so definition scoring reads the same rows as over the full bundle.
  */
 import type { KddIndex } from '../../../runtime/kdd-index.js';
 import type { GraphNode } from '../../../model/graph.js';
 import { u16ToBytes, u32ToBytes } from '../../../formats/bytes.js';
-import type { RoledAlias } from '../../../runtime/search/alias-role.js';
 import { restoreTextIndex, SEARCH_FORMAT, type SerializedTextIndex } from '../../../runtime/search/bm25f.js';
 import { fold } from '../../../runtime/search/tokenizer.js';
 import type { TermAlternative, TextHit, TextIndex } from '../../../runtime/search/types.js';
@@ -36,10 +34,8 @@ export class ShardedSearch {
   private readonly termShards = new Map<number, LoadedTerms>();
   private readonly keyShards = new Map<number, Map<string, number[]>>();
   private readonly docChunks = new Map<number, Promise<DocChunk>>();
-  private readonly loadedDocs = new Map<number, DocChunk>();
   private readonly missingTerms = new Set<number>();
   private readonly missingKeys = new Set<number>();
-  private readonly missingDocs = new Set<number>();
   private readonly lens: Uint8Array;
   private readonly stubs: GraphNode[];
   private inner: TextIndex;
@@ -60,26 +56,23 @@ export class ShardedSearch {
       nodeIndex: new Map(),
       text,
       definitions: decodeDefinitions(meta.definitions),
-      aliasRoles: (node) => this.aliasesOf(node),
       bundle: { nodes: this.stubs, manifest: { index_level: meta.index_level } } as unknown as KddIndex['bundle'],
     };
   }
 
-  /** Runs `query` (synchronous runtime code) until every shard and doc chunk it touched is loaded. */
+  /** Runs `query` (synchronous runtime code) until every shard it touched is loaded. */
   async run<T>(query: (index: KddIndex) => T): Promise<{ result: T; fetched: number }> {
     let fetched = 0;
     for (let round = 0; ; round++) {
       this.missingTerms.clear();
       this.missingKeys.clear();
-      this.missingDocs.clear();
       const result = query(this.index);
-      if ((this.missingTerms.size === 0 && this.missingKeys.size === 0 && this.missingDocs.size === 0) || round === MAX_ROUNDS) return { result, fetched };
+      if ((this.missingTerms.size === 0 && this.missingKeys.size === 0) || round === MAX_ROUNDS) return { result, fetched };
       const terms = [...this.missingTerms];
       const keys = [...this.missingKeys];
-      const docs = [...this.missingDocs];
-      fetched += terms.length + keys.length + docs.length;
-      await Promise.all([...terms.map((s) => this.loadTermShard(s)), ...keys.map((s) => this.loadKeyShard(s)), ...docs.map((c) => this.docChunk(c))]);
-      if (terms.length + keys.length > 0) this.inner = this.restore();
+      fetched += terms.length + keys.length;
+      await Promise.all([...terms.map((s) => this.loadTermShard(s)), ...keys.map((s) => this.loadKeyShard(s))]);
+      this.inner = this.restore();
     }
   }
 
@@ -110,30 +103,11 @@ export class ShardedSearch {
 
   /** What result rows show for node `position` (fetches its doc chunk once). */
   async summary(position: number): Promise<DocSummary> {
-    const loaded = await this.docChunk(Math.floor(position / DOC_CHUNK));
-    return loaded.docs[position - loaded.start]!;
-  }
-
-  /** Doc chunk `chunk`, fetched once. */
-  private docChunk(chunk: number): Promise<DocChunk> {
+    const chunk = Math.floor(position / DOC_CHUNK);
     let pending = this.docChunks.get(chunk);
-    if (!pending) {
-      pending = this.fetchFile<DocChunk>(this.meta.docs[chunk]!).then((loaded) => (this.loadedDocs.set(chunk, loaded), loaded));
-      this.docChunks.set(chunk, pending);
-    }
-    return pending;
-  }
-
-  /** A node's aliases with their roles, from its doc chunk; the chunk is remembered as missing when not loaded. */
-  private aliasesOf(node: number): readonly RoledAlias[] {
-    const chunk = Math.floor(node / DOC_CHUNK);
-    const loaded = this.loadedDocs.get(chunk);
-    if (!loaded) {
-      this.missingDocs.add(chunk);
-      return [];
-    }
-    // Written by compiler/pack/site-bundle.ts from runtime/search/alias-role.ts, in this same format.
-    return (loaded.docs[node - loaded.start]!.aliases ?? []) as readonly RoledAlias[];
+    if (!pending) this.docChunks.set(chunk, (pending = this.fetchFile<DocChunk>(this.meta.docs[chunk]!)));
+    const loaded = await pending;
+    return loaded.docs[position - loaded.start]!;
   }
 
   private textIndex(): TextIndex {

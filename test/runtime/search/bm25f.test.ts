@@ -1,9 +1,6 @@
 import { Packr } from 'msgpackr';
 import { describe, expect, it } from 'vitest';
 import { buildTextIndex, restoreTextIndex } from '../../../runtime/search/index.js';
-import { FIELDS } from '../../../runtime/search/fields.js';
-import { bytesToU16 } from '../../../formats/bytes.js';
-import { tokenize } from '../../../runtime/search/tokenizer.js';
 import { makeTextNode } from './_random-index.js';
 
 const nodes = [
@@ -61,42 +58,20 @@ describe('restoreTextIndex', () => {
 
   it('rejects data of another format and a node count that does not match', () => {
     expect(() => restoreTextIndex({ format: 'orama' }, nodes)).toThrow(/format/);
-    // /1 had six fields per node, aliases inside the title; /2 held every alias in the alias field.
-    expect(() => restoreTextIndex({ ...buildTextIndex(nodes), format: 'kdd-bm25f/1' }, nodes)).toThrow(/format/);
-    expect(() => restoreTextIndex({ ...buildTextIndex(nodes), format: 'kdd-bm25f/2' }, nodes)).toThrow(/format/);
     expect(() => restoreTextIndex(buildTextIndex(nodes), nodes.slice(1))).toThrow(/nodes/);
   });
 });
 
-describe('the alias field', () => {
-  // An English spec: "Doctor" and "Vet surgeon" are everyday English words for it, "Veterinario" its
-  // Spanish name and "Veterinarian on call" a longer form of its title (runtime/search/alias-role.ts).
-  const aliases = ['Doctor', 'Vet surgeon', 'Veterinario', 'Veterinarian on call'];
-  const vet = { ...makeTextNode('Entity:Veterinarian', 'entity', '01-domain', 'Veterinarian', [['description', 'Treats the animals of the clinic.']]), aliases };
+describe('aliases', () => {
+  const vet = { ...makeTextNode('Entity:Veterinarian', 'entity', '01-domain', 'Veterinarian', [['description', 'Treats the animals.']]), aliases: ['Doctor', 'Vet surgeon'] };
   const rule = makeTextNode('BR:BR-SLOT-001', 'business-rule', '01-domain', 'Appointment overlap', [['declaration', 'A doctor never has two appointments in one slot.']]);
   const both = [vet, rule];
-  const ALIAS = FIELDS.findIndex((f) => f.name === 'alias');
-  const TITLE = FIELDS.findIndex((f) => f.name === 'title');
 
-  it('holds the everyday aliases; the title field holds the title, its other forms and its translations', () => {
-    const data = buildTextIndex(both);
-    expect(data.fields).toEqual(FIELDS.map((f) => f.name));
-    expect(data.fields[ALIAS]).toBe('alias');
-    const lens = bytesToU16(data.lens);
-    expect([lens[TITLE], lens[ALIAS]]).toEqual([tokenize('Veterinarian Veterinario Veterinarian on call').length, tokenize('Doctor Vet surgeon').length]);
-    expect([lens[FIELDS.length + TITLE], lens[FIELDS.length + ALIAS]]).toEqual([2, 0]);
-    const text = restoreTextIndex(data, both);
-    expect(text.fieldsOf('doctor', 0)).toEqual(['alias']);
-    expect(text.fieldsOf(tokenize('surgeon')[0]!, 0)).toEqual(['alias']);
-    expect(text.fieldsOf(tokenize('Veterinario')[0]!, 0)).toEqual(['title']);
-    expect(text.fieldsOf('veterinarian', 0)).toEqual(['id', 'title']);
-    expect(text.fieldsOf('doctor', 1)).toEqual(['primary']);
-  });
-
-  it('still makes every alias an exact key of its node', () => {
+  it('are indexed with the title, and each is an exact key of its node', () => {
     const text = restoreTextIndex(buildTextIndex(both), both);
+    expect(text.fieldsOf('doctor', 0)).toEqual(['title']);
+    expect(text.fieldsOf('doctor', 1)).toEqual(['primary']);
     expect(text.lookup('doctor')).toEqual([0]);
     expect(text.lookup('vet surgeon')).toEqual([0]);
-    expect(text.lookup('veterinario')).toEqual([0]);
   });
 });

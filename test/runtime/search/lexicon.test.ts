@@ -9,7 +9,7 @@ import { synonymsOf } from '../../../runtime/search/lexicon.js';
 import { tokenize } from '../../../runtime/search/tokenizer.js';
 import { GENERAL_VOCABULARY } from '../../../runtime/search/vocabulary.js';
 
-const lines = GENERAL_VOCABULARY.map((line) => line.replace('|', ' ').split(/\s+/).filter(Boolean));
+const lines = GENERAL_VOCABULARY.map((line) => line.split(/\s+/).filter(Boolean));
 const words = lines.flat();
 const stemOf = (word: string) => tokenize(word);
 
