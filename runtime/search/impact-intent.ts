@@ -16,30 +16,13 @@ import { kindWords } from './lexicon.js';
 import type { QueryAnalysis } from './rank.js';
 import { tokenize } from './tokenizer.js';
 import type { TermAlternative } from './types.js';
-import { englishVerbForms, spanishVerbForms } from './verb-forms.js';
 
 /** Words that ask what is affected, in either language (stemmed like the corpus). */
 const AFFECT_WORDS = new Set(tokenize('impact impacto affect affected afecta afectado afectados afectan breaks rompe'));
 /** Words that ask what depends on something: an impact question on their own. */
 const DEPEND_WORDS = new Set(tokenize('depend depends dependen depende'));
-/**
- * The verbs of change, each once, by its infinitive (Spanish folded): a question may conjugate it in
- * any person or tense ("si eliminamos…", "if the fee is removed…", "¿qué documentos se actualizan?"),
- * and verb-forms.ts derives those forms by the regular rules. `irregular` lists the forms the rules
- * do not give (requerir's stem change).
- */
-export const CHANGE_VERBS = {
-  en: ['change', 'modify', 'update', 'increase', 'decrease', 'require', 'add', 'remove', 'delete', 'rename'],
-  es: ['cambiar', 'modificar', 'actualizar', 'subir', 'bajar', 'pasar', 'requerir', 'anadir', 'quitar', 'eliminar', 'borrar', 'renombrar'],
-  irregular: ['requiere', 'requieres', 'requieren', 'requiera', 'requieras', 'requieran', 'requirio', 'requirieron', 'requiriera', 'requirieran', 'requiriese', 'requiriendo'],
-};
-/**
- * Words of change: the index terms of every form of {@link CHANGE_VERBS}. Compared by term, so the
- * nouns made from the verbs count too ("el impacto de la eliminación de…", "cambios en…"); a change
- * word only counts beside a conditional or an affect word, which keeps a word that merely shares a
- * term ("borrador") from making a question an impact question on its own.
- */
-const CHANGE_WORDS = new Set(tokenize([...CHANGE_VERBS.en.flatMap(englishVerbForms), ...CHANGE_VERBS.es.flatMap(spanishVerbForms), ...CHANGE_VERBS.irregular].join(' ')));
+/** Words of change. */
+const CHANGE_WORDS = new Set(tokenize('change changes changed changing cambia cambian cambio modify modifica modifico update actualizar increase decrease sube baja pasa required requires requiriera adding add anadir remove removing quitar eliminar rename renombrar'));
 const CONDITIONAL = /(?:^|[^\p{L}])(?:if|si|what happens|qué pasa|que pasa)(?:[^\p{L}]|$)/iu;
 /** Words that only frame the question ("which documents change?"), not its subject. */
 const FRAME_WORDS = new Set([...AFFECT_WORDS, ...DEPEND_WORDS, ...CHANGE_WORDS, ...tokenize('document documents documento documentos')]);

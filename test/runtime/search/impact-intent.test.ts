@@ -1,10 +1,8 @@
 /** Impact questions are recognised in both languages, and their framing words stop outweighing the subject. */
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CHANGE_VERBS, isImpactQuestion, subjectAnalysis, subjectGroups } from '../../../runtime/search/impact-intent.js';
+import { isImpactQuestion, subjectAnalysis, subjectGroups } from '../../../runtime/search/impact-intent.js';
 import { kindWords } from '../../../runtime/search/lexicon.js';
 import { analyzeQuery } from '../../../runtime/search/rank.js';
-import { englishVerbForms, spanishVerbForms } from '../../../runtime/search/verb-forms.js';
 
 const asks = (text: string) => isImpactQuestion(text, analyzeQuery(text).terms);
 
@@ -14,25 +12,6 @@ describe('impact intent', () => {
     expect(asks('si cambia la entidad Reserva, ¿qué depende de ella?')).toBe(true);
     expect(asks('what is affected if I modify the Order entity')).toBe(true);
     expect(asks('qué se ve afectado si cambio BR-PEDIDO-001')).toBe(true);
-  });
-
-  it('recognises a change verb in whatever person, tense or participle the question uses', () => {
-    expect(asks('si eliminamos el evento EVT-Pedido-Creado, ¿qué documentos hay que tocar?')).toBe(true);
-    expect(asks('si el carnet permite 10 préstamos en vez de 8, ¿qué documentos se actualizan?')).toBe(true);
-    expect(asks('if the discount rule is deleted, what is affected')).toBe(true);
-    const forms = [...CHANGE_VERBS.en.flatMap(englishVerbForms), ...CHANGE_VERBS.es.flatMap(spanishVerbForms), ...CHANGE_VERBS.irregular];
-    fc.assert(
-      fc.property(fc.constantFrom(...forms), fc.constantFrom('si {} la regla de descuentos, ¿qué documentos hay que tocar?', 'if we {} the discount rule, what is affected?'), (form, template) => {
-        expect(asks(template.replace('{}', form)), form).toBe(true);
-      }),
-      { seed: 20, numRuns: 400 },
-    );
-  });
-
-  it('takes no other verb for a change', () => {
-    for (const verb of ['consultamos', 'leemos', 'mostramos', 'read', 'show']) {
-      expect(asks(`si ${verb} la regla de descuentos, ¿qué documentos hay?`), verb).toBe(false);
-    }
   });
 
   it('does not take a question about impact analysis, or a plain how-to, for one', () => {
