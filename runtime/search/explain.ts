@@ -1,8 +1,8 @@
 /**
  * Why a node ranked: the query terms it contains and in which fields, the translations / same-concept
- * words (or thesaurus synonyms) that matched in place of the word typed, the exact id or title it answered, whether its kind is
- * the one asked for, the glossary row that defines an asked word, and the graph path that carried
- * score to it from a matching node.
+ * words (or thesaurus synonyms) that matched in place of the word typed, the exact id or title it
+ * answered, whether its kind is the one asked for, the glossary row that defines an asked word, and
+ * the graph path that carried score to it from a matching node.
  * Computed only for returned hits and only when asked (`explain: true`): it is small, but an agent's
  * token budget is better spent on specs by default.
  */
@@ -79,7 +79,10 @@ export function explainNode(index: KddIndex, analysis: QueryAnalysis, expansion:
       const fields = index.text.fieldsOf(alt.term, node);
       if (fields.length === 0) continue;
       const from = alt.from ?? (alt.term === typed ? undefined : typed);
-      matched.push(from === undefined ? { term: alt.term, fields } : alt.thesaurus ? { term: alt.term, fields, expanded_from: from, thesaurus: true } : { term: alt.term, fields, expanded_from: from });
+      const match: TermMatch = { term: alt.term, fields };
+      if (from !== undefined) match.expanded_from = from;
+      if (alt.thesaurus) match.thesaurus = true;
+      matched.push(match);
       break;
     }
   }
