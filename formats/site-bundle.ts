@@ -27,11 +27,10 @@ import type { GraphNode } from '../model/graph.js';
 
 /**
  * Bumped whenever a file's shape changes; the worker treats a sub-bundle of another format as absent
- * and searches the full bundle. `kdd-site/4`: the meta carries the glossary rows ({@link DefinitionTable});
- * `kdd-site/5`: and the index's thesaurus.
+ * and searches the full bundle. `kdd-site/4`: the meta carries the glossary rows ({@link DefinitionTable}).
  * (`kdd-site/3` was written by a reverted change whose meta differs, so it is never reused.)
  */
-export const SITE_FORMAT = 'kdd-site/5';
+export const SITE_FORMAT = 'kdd-site/4';
 /** Name of the site pointer next to `kdd.json`. */
 export const SITE_POINTER_FILE = 'kdd-site.json';
 /** Content-hashed site files: `kdd-s-<12 hex>.msgpack`. */
@@ -89,8 +88,6 @@ export interface SearchMeta {
   index_level: string;
   /** The glossary rows definition scoring reads (runtime/search/definitions.ts); the nodes here carry no fields. */
   definitions: DefinitionTable;
-  /** The full index's thesaurus as stored there (`SerializedTextIndex.thesaurus`, '' when none). */
-  thesaurus: string;
 }
 
 /**

@@ -31,7 +31,6 @@ import { packedList } from '../cache/packed-node.js';
 import { trustedBundle } from './kept-bundle.js';
 import { arrayHeader, arrayItems, mapEntries, mapParts, valueAt } from './msgpack-spans.js';
 import { patchChunkIndex, patchTextIndex, type Changes } from './patch-index.js';
-import { withThesaurus } from '../pack/thesaurus.js';
 
 const FORMAT = 'kdd-last-pack/2';
 /** Past this share of changed nodes a full pack costs about the same: not worth the patch. */
@@ -234,8 +233,7 @@ function splice(bytes: Uint8Array, input: PackInput, { packed, packs, terms }: P
   const nodes = packed.map((p) => p.node);
   const plain = plainParts(input, nodes);
   const search = value(top.get('search')!) as SerializedTextIndex;
-  // The thesaurus depends on the whole vocabulary: recomputed from the patched terms, as a full pack does.
-  const text = withThesaurus(patchTextIndex(search, packs, terms, changes) ?? assembleTextIndex(packs, terms, packs.map((pack) => pack.keys)));
+  const text = patchTextIndex(search, packs, terms, changes) ?? assembleTextIndex(packs, terms, packs.map((pack) => pack.keys));
   const chunkSearch = patchChunkIndex(value(top.get('chunk_search')!) as SerializedChunkIndex, packs, terms, changes);
 
   // Unchanged runs of an array's items are copied from the previous bytes; changed nodes' items encoded.

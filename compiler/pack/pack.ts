@@ -18,7 +18,6 @@ import type { Graph } from '../graph/link.js';
 import { canonical } from '../../formats/canonical.js';
 import { chunkCount, memoNodePack, type NodePack, type PackMemo } from '../cache/pack-memo.js';
 import { computeNodePack } from './node-pack.js';
-import { withThesaurus } from './thesaurus.js';
 import { packedEdges, packedNode, type PackedNode } from '../cache/packed-node.js';
 import type { GraphNode } from '../../model/graph.js';
 
@@ -104,7 +103,7 @@ export function plainParts(input: PackInput, nodes: readonly GraphNode[]) {
 export function packPrepared(input: PackInput, { packed, packs, terms }: PreparedNodes): PackedBundle {
   const nodes = packed.map((p) => p.node);
   const { edges, ...plain } = plainParts(input, nodes);
-  const search = withThesaurus(assembleTextIndex(packs, terms, packs.map((pack) => pack.keys)));
+  const search = assembleTextIndex(packs, terms, packs.map((pack) => pack.keys));
   const chunk_search = assembleChunkIndex(chunkTermRuns(packs), terms); // chunk_search: issue #10
   const bundle: BundleContent = {
     ...plain,

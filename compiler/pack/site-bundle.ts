@@ -88,7 +88,6 @@ export function packSiteBundle(bundle: Bundle, bundleFile: string): SiteBundle {
     docs,
     index_level: bundle.manifest.index_level,
     definitions: encodeDefinitions(glossaryRows(bundle.nodes)),
-    thesaurus: search.thesaurus ?? '',
   };
   const metaName = emit(meta);
   const metaFile = files.pop()!;

@@ -6,7 +6,7 @@ import type { DanglingLink, GraphEdge, GraphNode, IndexManifest, LayerViolation 
 import type { QuantizedVectors } from './vectors.js';
 
 /** Bumped on any incompatible change; `decodeBundle` refuses other versions. */
-export const BUNDLE_FORMAT_VERSION = 3;
+export const BUNDLE_FORMAT_VERSION = 2;
 
 export interface Bundle {
   /** Always BUNDLE_FORMAT_VERSION for bundles this code writes. */

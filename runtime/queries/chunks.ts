@@ -22,7 +22,7 @@ import type { Bundle } from '../../formats/bundle/types.js';
 import { createError, warning, type KddWarning } from '../../model/errors.js';
 import type { KddIndex } from '../kdd-index.js';
 import type { GraphNode } from '../../model/graph.js';
-import { analyzeFor } from '../search/rank.js';
+import { analyzeQuery } from '../search/rank.js';
 import { queryVectorParam, topChunks } from '../search/semantic.js';
 import { chunkTermFrequencies, isChunkIndex, restoreChunkIndex, type ChunkIndex } from '../search/chunk-index.js';
 import { boolParam, intParam, numberParam, paramsObject, requireIndex, stringParam, type RawParams } from '../validate.js';
@@ -198,7 +198,7 @@ type Concept = { term: string; w: number }[];
 
 /** The query's concepts the corpus knows (weights × idf by `df`), and the best possible sum. */
 function concepts(query: string, index: KddIndex, df: (term: string) => number, size: number): { groups: Concept[]; denominator: number } {
-  const analysis = analyzeFor(index, query);
+  const analysis = analyzeQuery(query, (t) => index.text.docFrequency(t) > 0);
   const idf = (n: number) => Math.log(1 + (size - n + 0.5) / (n + 0.5));
   const groups: Concept[] = [];
   let denominator = 0;
@@ -283,7 +283,7 @@ function scannedChunks(index: KddIndex, query: string, topK: number, threshold: 
   const ranges = chunkRanges(index.bundle);
   const keeper = topKeeper(topK);
   const idOf = (chunk: number) => index.bundle.chunks[chunk]!.id;
-  const analysis = analyzeFor(index, query);
+  const analysis = analyzeQuery(query, (t) => index.text.docFrequency(t) > 0);
   for (const hit of index.text.searchTerms(analysis.groups, { limit: LEXICAL_NODE_POOL })) {
     const node = index.bundle.nodes[hit.node]!;
     const first = ranges[hit.node]!;

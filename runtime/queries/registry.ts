@@ -82,7 +82,7 @@ const edgeRefSchema = s.object({ from_node: s.string(), to_node: s.string(), edg
 /** `why` (only with `explain: true`): runtime/search/explain.ts. */
 const whySchema = s.object(
   {
-    matched: s.array(s.object({ term: s.string(), fields: s.array(s.string()), expanded_from: s.string(), thesaurus: s.boolean() }, ['expanded_from', 'thesaurus'])),
+    matched: s.array(s.object({ term: s.string(), fields: s.array(s.string()), expanded_from: s.string() }, ['expanded_from'])),
     exact: s.string(),
     kind_asked: s.boolean(),
     graph_path: s.array(s.object({ from_node: s.string(), edge_type: s.string(), to_node: s.string() })),

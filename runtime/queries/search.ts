@@ -18,7 +18,7 @@ import type { ParamsSpec } from '../param-spec.js';
 import { explainParam, kindsParam, layersParam, limitParam, queryTextParam } from './_params.js';
 import { fuse } from '../search/fuse.js';
 import { explainNode, type Why } from '../search/explain.js';
-import { analyzeFor } from '../search/rank.js';
+import { analyzeQuery } from '../search/rank.js';
 import { queryVectorParam, topNodes } from '../search/semantic.js';
 import { bestSnippet, SNIPPET_CHARS } from '../search/snippet.js';
 import { boolParam, intParam, numberParam, requireIndex, stringListParam, stringParam, type RawParams } from '../validate.js';
@@ -103,7 +103,7 @@ export function search(index: KddIndex, params: SearchParams | RawParams): Searc
       return (kinds.size === 0 || kinds.has(node.kind)) && (layers.size === 0 || layers.has(node.layer));
     };
     const results: SearchHit[] = [];
-    const analysis = explain ? analyzeFor(index, queryText) : null;
+    const analysis = explain ? analyzeQuery(queryText, (t) => index.text.docFrequency(t) > 0) : null;
     for (const hit of topNodes(index, vector, limit, keep)) {
       const score = Math.round(Math.max(0, hit.cosine) * 1e4) / 1e4;
       if (score < minScore) break;

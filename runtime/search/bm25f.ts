@@ -38,12 +38,6 @@ export interface SerializedTextIndex {
   keys?: string;
   key_offsets?: Uint8Array;
   key_nodes?: Uint8Array;
-  /**
-   * Optional (written by the pack, compiler/pack/thesaurus.ts): everyday English words the corpus
-   * does not use and the corpus terms WordNet gives as their synonyms, lines `word\tterm term…` sorted
-   * by word and joined by `\n`. Absent: no word has any ({@link TextIndex.related} answers nothing).
-   */
-  thesaurus?: string;
 }
 
 const NF = FIELDS.length;
@@ -227,9 +221,6 @@ class Bm25fIndex implements TextIndex, PostingLists {
   private readonly keys: string[] = [];
   private readonly keyOffsets: Uint32Array | null = null;
   private readonly keyNodes: Uint32Array | null = null;
-  private readonly thesaurusText: string;
-  /** {@link SerializedTextIndex.thesaurus} as a map, made on first use (most queries never need it). */
-  private thesaurus: Map<string, readonly string[]> | null = null;
 
   constructor(data: SerializedTextIndex, nodes: readonly GraphNode[]) {
     this.size = data.nodes;
@@ -250,7 +241,6 @@ class Bm25fIndex implements TextIndex, PostingLists {
       const f = FIELDS[i % NF]!;
       this.norms[i] = 1 - f.b + (f.b * lens[i]!) / avg[i % NF]!;
     }
-    this.thesaurusText = typeof data.thesaurus === 'string' ? data.thesaurus : '';
     const keys = typeof data.keys === 'string' ? (data.keys === '' ? [] : data.keys.split('\n')) : null;
     if (keys && data.key_offsets instanceof Uint8Array && data.key_nodes instanceof Uint8Array && isSorted(keys)) {
       this.keys = keys;
@@ -278,17 +268,6 @@ class Bm25fIndex implements TextIndex, PostingLists {
     if (this.exact) return this.exact.get(folded) ?? [];
     const k = findSorted(this.keys, folded);
     return k < 0 ? [] : Array.from(this.keyNodes!.subarray(this.keyOffsets![k]!, this.keyOffsets![k + 1]!));
-  }
-
-  related(term: string): readonly string[] {
-    if (!this.thesaurus) {
-      this.thesaurus = new Map();
-      for (const line of this.thesaurusText === '' ? [] : this.thesaurusText.split('\n')) {
-        const tab = line.indexOf('\t');
-        this.thesaurus.set(line.slice(0, tab), line.slice(tab + 1).split(' '));
-      }
-    }
-    return this.thesaurus.get(term) ?? [];
   }
 
   docFrequency(term: string): number {

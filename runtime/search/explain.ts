@@ -1,8 +1,8 @@
 /**
  * Why a node ranked: the query terms it contains and in which fields, the translations / same-concept
- * words (or thesaurus synonyms) that matched in place of the word typed, the exact id or title it
- * answered, whether its kind is the one asked for, the glossary row that defines an asked word, and
- * the graph path that carried score to it from a matching node.
+ * words that matched in place of the word typed, the exact id or title it answered, whether its kind is
+ * the one asked for, the glossary row that defines an asked word, and the graph path that carried
+ * score to it from a matching node.
  * Computed only for returned hits and only when asked (`explain: true`): it is small, but an agent's
  * token budget is better spent on specs by default.
  */
@@ -22,8 +22,6 @@ export interface TermMatch {
    * concept an everyday phrasing of the query stands for: that phrasing ("same time" for `overlap`).
    */
   expanded_from?: string;
-  /** The term is a general thesaurus's synonym of `expanded_from`, a word the corpus does not use. */
-  thesaurus?: true;
 }
 
 export interface PathStep {
@@ -56,7 +54,7 @@ const step = (s: PathStep) => `${s.from_node} -${s.edge_type}-> ${s.to_node}`;
  * `spell` shows an index term as a reader knows it (the docs site: the word typed for its stem).
  */
 export function describeWhy(why: Why, spell: (term: string) => string = (term) => term): string[] {
-  const terms = why.matched.map((m) => `${m.expanded_from ? `${spell(m.expanded_from)}→${m.term}` : spell(m.term)} (${[...(m.thesaurus ? ['thesaurus'] : []), ...m.fields].join(', ')})`);
+  const terms = why.matched.map((m) => `${m.expanded_from ? `${spell(m.expanded_from)}→${m.term}` : spell(m.term)} (${m.fields.join(', ')})`);
   const parts = [`matched: ${terms.length > 0 ? terms.join('; ') : 'no query term'}`];
   if (why.exact) parts.push(`exact: "${why.exact}"`);
   if (why.kind_asked) parts.push('kind: the one the query asks for');
@@ -79,10 +77,7 @@ export function explainNode(index: KddIndex, analysis: QueryAnalysis, expansion:
       const fields = index.text.fieldsOf(alt.term, node);
       if (fields.length === 0) continue;
       const from = alt.from ?? (alt.term === typed ? undefined : typed);
-      const match: TermMatch = { term: alt.term, fields };
-      if (from !== undefined) match.expanded_from = from;
-      if (alt.thesaurus) match.thesaurus = true;
-      matched.push(match);
+      matched.push(from === undefined ? { term: alt.term, fields } : { term: alt.term, fields, expanded_from: from });
       break;
     }
   }

@@ -15,7 +15,7 @@
 import type { KddIndex } from '../kdd-index.js';
 import { expandGraph, type Expansion } from './expand.js';
 import { isImpactQuestion, subjectAnalysis } from './impact-intent.js';
-import { analyzeFor, lexicalScores, type QueryAnalysis } from './rank.js';
+import { analyzeQuery, lexicalScores, type QueryAnalysis } from './rank.js';
 import { topNodes } from './semantic.js';
 
 /** How many top lexical matches spread their score over the graph. */
@@ -53,7 +53,7 @@ export interface FuseOptions {
    * the kept ones are exactly the leading candidates of the full list, and only they are sorted.
    */
   minScore?: number;
-  /** The query already analysed (the site adds completions of a word being typed); default: `analyzeFor(index, queryText)`. */
+  /** The query already analysed (the site adds completions of a word being typed); default: `analyzeQuery(queryText)`. */
   analysis?: QueryAnalysis;
 }
 
@@ -69,7 +69,7 @@ export interface Fused {
 
 export function fuse(index: KddIndex, queryText: string, options: FuseOptions): Fused {
   // A pre-analysed query (the site's prefix completion) is taken as given.
-  const asked = options.analysis ?? analyzeFor(index, queryText);
+  const asked = options.analysis ?? analyzeQuery(queryText, (t) => index.text.docFrequency(t) > 0);
   // An impact question: rank by its subject, not by the words that frame it (impact-intent.ts).
   const analysis = isImpactQuestion(queryText, asked.terms) ? subjectAnalysis(asked) : asked;
   // Lexical base scores live in per-index scratch arrays (lex.total[node], lex.has(node)): no map.

@@ -27,12 +27,6 @@ const EXACT_WORD = 0.15;
  * alias that a long question uses in passing ("…what the doctor wrote…") is a lead, not the subject.
  */
 const EXACT_WORD_FULL_UP_TO = 3;
-/**
- * Weight of a thesaurus synonym (`TextIndex.related`) of a word the corpus lacks: below the general
- * vocabulary's 0.6 and the everyday phrasings' 0.5, since nobody checked these pairs for specs. 0.5
- * scored the same on dev and moved more questions down (docs/decisions/retrieval-generalization.md).
- */
-const THESAURUS_WEIGHT = 0.3;
 /** Lexical candidates kept per query (graph expansion adds its own). */
 const LEXICAL_POOL = 300;
 
@@ -76,23 +70,14 @@ function joinedPairs(text: string, known: (term: string) => boolean): string[] {
   return out;
 }
 
-/**
- * `known`: whether the index has a term; `related`: the index's thesaurus (`TextIndex.related`).
- * A typed word that the index lacks and the vocabulary does not translate takes its thesaurus
- * synonyms as lower-weight alternatives of its own concept (the best alternative counts, so a
- * synonym never adds to the word's score: it stands in for it).
- */
-export function analyzeQuery(text: string, known: (term: string) => boolean = () => false, related: (term: string) => readonly string[] = () => []): QueryAnalysis {
+export function analyzeQuery(text: string, known: (term: string) => boolean = () => false): QueryAnalysis {
   const typed = tokenize(text);
   const terms = [...new Set([...typed, ...joinedPairs(text, known)])];
   const covered = new Set<string>();
   const groups: TermAlternative[][] = [];
   for (const term of terms) {
     if (covered.has(term)) continue;
-    const group: TermAlternative[] = [{ term, weight: 1 }, ...alternativesOf(term).filter((alt) => !terms.includes(alt.term))];
-    if (group.length === 1 && !known(term)) {
-      for (const synonym of related(term)) if (!terms.includes(synonym) && !covered.has(synonym)) group.push({ term: synonym, weight: THESAURUS_WEIGHT, thesaurus: true });
-    }
+    const group = [{ term, weight: 1 }, ...alternativesOf(term).filter((alt) => !terms.includes(alt.term))];
     for (const alt of group) covered.add(alt.term);
     groups.push(group);
   }
@@ -110,15 +95,6 @@ export function analyzeQuery(text: string, known: (term: string) => boolean = ()
     if (lead) exact.push({ key: lead[1]!, bonus: EXACT_ID });
   }
   return { terms, groups, kinds: kindIntent(terms, text), exact };
-}
-
-/** {@link analyzeQuery} against `index`'s vocabulary and thesaurus. */
-export function analyzeFor(index: KddIndex, text: string): QueryAnalysis {
-  return analyzeQuery(
-    text,
-    (t) => index.text.docFrequency(t) > 0,
-    (t) => index.text.related(t),
-  );
 }
 
 /** {@link EXACT_WORD} scaled by the share of the query's content words that `chunk` accounts for. */

@@ -16,8 +16,6 @@ export interface TermAlternative {
   weight: number;
   /** The everyday phrasing of the query this concept stands for (lexicon.ts idioms), when it is one. */
   from?: string;
-  /** A synonym of the word typed from the index's thesaurus ({@link TextIndex.related}), not from the vocabulary. */
-  thesaurus?: true;
 }
 
 export interface SearchTermsOptions {
@@ -42,11 +40,6 @@ export interface TextIndex {
   lookup(key: string): readonly number[];
   /** Names of the fields of node `node` (a position) that contain `term`, in field order (empty if none). */
   fieldsOf(term: string, node: number): string[];
-  /**
-   * Corpus terms a general thesaurus gives as synonyms of `term`, a word the corpus does not use
-   * (compiler/pack/thesaurus.ts), best first; empty for any other word.
-   */
-  related(term: string): readonly string[];
   /** Number of nodes containing `term` (0 for unknown terms). */
   docFrequency(term: string): number;
   /** Number of indexed nodes. */

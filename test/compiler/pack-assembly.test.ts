@@ -2,8 +2,7 @@
  * The full pack assembles the bundle's chunk columns and both indexes straight from the per-node
  * products (compiler/pack/pack.ts). Whatever shortcut it takes, the bundle must hold what the
  * plain, one-node-at-a-time definitions give: `chunkSpans` of every node for the chunks,
- * `buildChunkIndex` over those chunks and `buildTextIndex` over the nodes (with its vocabulary's
- * thesaurus) for the two indexes.
+ * `buildChunkIndex` over those chunks and `buildTextIndex` over the nodes for the two indexes.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -15,7 +14,6 @@ import { chunkSpans } from '../../compiler/embed/chunk.js';
 import { decodeBundle } from '../../formats/bundle/bundle.js';
 import { buildChunkIndex } from '../../runtime/search/chunk-index.js';
 import { buildTextIndex } from '../../runtime/search/index.js';
-import { withThesaurus } from '../../compiler/pack/thesaurus.js';
 import { treeArbitrary, writeTree, type Tree } from '../helpers/arbitrary-tree.js';
 import { FIXTURES } from '../helpers/temp-tree.js';
 
@@ -36,7 +34,7 @@ async function expectPlainDefinitions(specsDir: string): Promise<void> {
   );
   expect(bundle.chunks).toEqual(expected);
   expect(bundle.chunk_search).toEqual(buildChunkIndex(bundle.chunks, bundle.nodes));
-  expect(bundle.search).toEqual(withThesaurus(buildTextIndex(bundle.nodes)));
+  expect(bundle.search).toEqual(buildTextIndex(bundle.nodes));
 }
 
 describe('the full pack assembled from per-node products', () => {

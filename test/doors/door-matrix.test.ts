@@ -38,8 +38,6 @@ const CASES: readonly Case[] = [
   { query: 'context', params: { query_text: 'cancelar pedido' }, argv: ['cancelar', 'pedido'] },
   { query: 'context', params: { query_text: 'reglas de compra', include_kinds: ['business-rule', 'entity'], limit: 3 }, argv: ['reglas', 'de', 'compra', '--kinds', 'business-rule,entity', '--limit', '3'] },
   { query: 'search', params: { query_text: 'pedido creado', min_score: 0 }, argv: ['pedido', 'creado', '--min-score', '0'] },
-  // `merchandise` is not in the corpus: the index's thesaurus brings `product`, and `why` says so.
-  { query: 'context', params: { query_text: 'merchandise', explain: true, limit: 3 }, argv: ['merchandise', '--explain', '--limit', '3'] },
   { query: 'graph', params: { root_node: 'Pedido', depth: 1 }, argv: ['Pedido', '--depth', '1'] },
   { query: 'impact', params: { node_id: 'UC-001', change_type: 'remove' }, argv: ['UC-001', '--change-type', 'remove'] },
   { query: 'coverage', params: { node_id: 'Entity:Pedido' }, argv: ['Entity:Pedido'] },

@@ -133,7 +133,7 @@ function repacked(bytes: Uint8Array): Uint8Array {
   return packr.pack(packr.unpack(bytes));
 }
 
-describe('bundle format 3', () => {
+describe('bundle format 2', () => {
   it('round-trips: decode(encode(b)) deep-equals b, lazy equals eager, and re-encoding gives the same bytes', () => {
     fc.assert(
       fc.property(bundleArb, (bundle) => {
@@ -227,9 +227,7 @@ describe('bundle format 3', () => {
   it('refuses other format versions with INDEX_UNAVAILABLE', () => {
     const packr = new Packr({ useRecords: false, variableMapSize: true });
     expect(code(() => decodeBundle(packr.pack({ format: 1, nodes: [], edges: [] })))).toBe('INDEX_UNAVAILABLE');
-    // Format 2 had no thesaurus in its text index: read by this runtime it would rank differently.
-    expect(code(() => decodeBundle(encodeBundle({ format: 2 } as never)))).toBe('INDEX_UNAVAILABLE');
-    expect(code(() => decodeBundle(encodeBundle({ format: 4 } as never)))).toBe('INDEX_UNAVAILABLE');
+    expect(code(() => decodeBundle(encodeBundle({ format: 3 } as never)))).toBe('INDEX_UNAVAILABLE');
     expect(code(() => decodeBundle(packr.pack({ format: BUNDLE_FORMAT_VERSION })))).toBe('INDEX_UNAVAILABLE');
   });
 

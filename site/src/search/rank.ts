@@ -8,7 +8,7 @@ import type { KddIndex } from '../../../runtime/kdd-index.js';
 import type { GraphNode } from '../../../model/graph.js';
 import { fuse } from '../../../runtime/search/fuse.js';
 import { describeWhy, explainNode, type Why } from '../../../runtime/search/explain.js';
-import { analyzeFor } from '../../../runtime/search/rank.js';
+import { analyzeQuery } from '../../../runtime/search/rank.js';
 import { bestSnippet } from '../../../runtime/search/snippet.js';
 import { tokenize } from '../../../runtime/search/tokenizer.js';
 import type { TermAlternative } from '../../../runtime/search/types.js';
@@ -37,7 +37,8 @@ export function rank(index: KddIndex, request: SearchRequest, vocabulary?: Vocab
   const kinds = new Set(request.kinds ?? []);
   const layers = new Set(request.layers ?? []);
   const limit = request.limit ?? DEFAULT_LIMIT;
-  const analyzed = analyzeFor(index, q);
+  const known = (t: string) => index.text.docFrequency(t) > 0;
+  const analyzed = analyzeQuery(q, known);
   const analysis = vocabulary ? completeLastWord(q, analyzed, index.text, vocabulary) : analyzed;
   const fused = fuse(index, q, { expandGraph: false, depth: 1, respectLayers: true, analysis });
   const hits: Ranked['hits'] = [];

@@ -119,7 +119,6 @@ export class ShardedSearch {
       docFrequency: (term) => (this.termLoaded(term) ? this.inner.docFrequency(term) : 0),
       fieldsOf: (term, node) => (this.termLoaded(term) ? this.inner.fieldsOf(term, node) : []),
       lookup: (key) => this.lookup(key),
-      related: (term) => this.inner.related(term),
     };
   }
 
@@ -204,7 +203,6 @@ export class ShardedSearch {
       docs: u32ToBytes(docs),
       tfs: u16ToBytes(tfs),
       lens: this.lens,
-      thesaurus: this.meta.thesaurus,
     };
     return restoreTextIndex(data, this.stubs);
   }
