@@ -111,8 +111,10 @@ describe('record cache', () => {
       expect(await readRecordCache(dirs.recordCache, manifest)).toBeNull();
       await writeFile(file, original);
       expect(await readRecordCache(dirs.recordCache, manifest)).not.toBeNull();
-      await writeFile(file, bytes);
     }
+    const entries = await readFile(entriesPath(dirs.recordCache));
+    entries.writeUInt8(entries.at(-3)! ^ 0x20, entries.length - 3);
+    await writeFile(entriesPath(dirs.recordCache), entries);
     await writeFile(join(dirs.specsDir, '01-domain/entities/Pedido.md'), ENTITY('con un cambio'));
     const report = await buildIndex(dirs);
     const reference = await build({ specsDir: dirs.specsDir, outDir: join(root, 'dist-full'), indexDir: join(root, 'index-full') });
