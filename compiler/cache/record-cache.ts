@@ -130,12 +130,8 @@ export function manifestKey(manifestText: string): string {
   return createHash('sha256').update(manifestText).digest('hex');
 }
 
-/**
- * The cached records when the cache was written with this exact `manifest.json`, else null.
- * `onStamps` is handed the spec and artifact stamps of a header that passed its checks, before the
- * entries are read: what the caller does with them then overlaps that read (compiler/cache/stat-aside.ts).
- */
-export async function readRecordCache(file: string, manifestText: string, onStamps?: (stamps: RecordCache['stamps'], artifacts: RecordCache['artifacts']) => void): Promise<RecordCache | null> {
+/** The cached records when the cache was written with this exact `manifest.json`, else null. */
+export async function readRecordCache(file: string, manifestText: string): Promise<RecordCache | null> {
   const framed = await readFramed(file);
   if (framed === null) return null;
   const header = framed.header as Header | null;
@@ -148,7 +144,6 @@ export async function readRecordCache(file: string, manifestText: string, onStam
     const stamps = readStampColumns(header.stamps, true);
     const artifacts = readStampColumns(header.artifacts, false);
     if (state === null || stamps === null || artifacts === null) return null;
-    onStamps?.(stamps, artifacts);
     const bytes = await readEntryFile(entriesPath(file), state);
     const entries = bytes && entriesAt(bytes, header.index);
     if (!entries) return null;
