@@ -16,7 +16,8 @@
  * or length no longer hold and ignores the cache (never a wrong byte, only a slower build).
  */
 import { randomBytes } from 'node:crypto';
-import { open, readFile } from 'node:fs/promises';
+import { close, openSync, read } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { writeAtomicParts } from '../atomic.js';
 import { faultPoint } from '../fault.js';
 import { checksum } from './checksum.js';
@@ -35,14 +36,42 @@ export interface EntryFileState {
   crc: number;
 }
 
-/** The first `state.length` bytes of `path` when they are the ones `state` describes, else null. */
+/**
+ * The first `state.length` bytes of `path` when they are the ones `state` describes, else null.
+ * The read is under way when this returns: synchronous work the caller does before awaiting it
+ * overlaps it (compiler/incremental/earlier.ts stats files meanwhile).
+ */
 export async function readEntryFile(path: string, state: EntryFileState): Promise<Uint8Array | null> {
-  const bytes = await readFile(path).catch(() => null);
-  if (bytes === null || !Number.isInteger(state.length) || state.length < TAG_LENGTH || bytes.length < state.length) return null;
-  // A plain view: msgpackr treats Node Buffers specially (see formats/bundle/bundle.ts).
-  const valid = new Uint8Array(bytes.buffer, bytes.byteOffset, state.length);
-  if (!sameBytes(valid.subarray(0, TAG_LENGTH), state.tag) || checksum([valid]) !== state.crc) return null;
+  if (!Number.isInteger(state.length) || state.length < TAG_LENGTH) return null;
+  const valid = await readPrefix(path, state.length);
+  if (valid === null || !sameBytes(valid.subarray(0, TAG_LENGTH), state.tag) || checksum([valid]) !== state.crc) return null;
   return valid;
+}
+
+/**
+ * The first `length` bytes of `path`, or null when it is shorter or cannot be read. One read request
+ * on the thread pool for all of them, issued before this returns: `readFile` asks for 512 KiB at a
+ * time and issues each request from the main thread, so while the main thread is busy it reads nothing.
+ */
+function readPrefix(path: string, length: number): Promise<Uint8Array | null> {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    return Promise.resolve(null);
+  }
+  // A plain Uint8Array of its own (not a pooled Buffer): msgpackr treats Node Buffers specially (see formats/bundle/bundle.ts).
+  const bytes = new Uint8Array(length);
+  return new Promise((resolve) => {
+    const done = (result: Uint8Array | null) => close(fd, () => resolve(result));
+    const readFrom = (at: number): void =>
+      read(fd, bytes, at, length - at, at, (error, count) => {
+        if (error || count === 0) done(null);
+        else if (at + count === length) done(bytes);
+        else readFrom(at + count);
+      });
+    readFrom(0);
+  });
 }
 
 /** Writes `parts` as a new entry file (atomically, under a fresh tag); the first part starts at {@link TAG_LENGTH}. */

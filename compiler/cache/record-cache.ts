@@ -130,8 +130,12 @@ export function manifestKey(manifestText: string): string {
   return createHash('sha256').update(manifestText).digest('hex');
 }
 
-/** The cached records when the cache was written with this exact `manifest.json`, else null. */
-export async function readRecordCache(file: string, manifestText: string): Promise<RecordCache | null> {
+/**
+ * The cached records when the cache was written with this exact `manifest.json`, else null.
+ * `whileReading` is handed the spec and artifact stamps of a header that passed its checks while
+ * the entries are being read: synchronous work done there overlaps that read.
+ */
+export async function readRecordCache(file: string, manifestText: string, whileReading?: (stamps: RecordCache['stamps'], artifacts: RecordCache['artifacts']) => void): Promise<RecordCache | null> {
   const framed = await readFramed(file);
   if (framed === null) return null;
   const header = framed.header as Header | null;
@@ -144,7 +148,9 @@ export async function readRecordCache(file: string, manifestText: string): Promi
     const stamps = readStampColumns(header.stamps, true);
     const artifacts = readStampColumns(header.artifacts, false);
     if (state === null || stamps === null || artifacts === null) return null;
-    const bytes = await readEntryFile(entriesPath(file), state);
+    const reading = readEntryFile(entriesPath(file), state);
+    whileReading?.(stamps, artifacts);
+    const bytes = await reading;
     const entries = bytes && entriesAt(bytes, header.index);
     if (!entries) return null;
     origins.set(bytes!.buffer, { path: entriesPath(file), state, bytes: bytes! });
