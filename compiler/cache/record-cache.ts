@@ -42,7 +42,7 @@ import type { SourceStamp } from '../read.js';
 import { checksum } from './checksum.js';
 import { codeFingerprint } from './code-fingerprint.js';
 import { appendEntryFile, readEntryFile, TAG_LENGTH, writeEntryFile, type EntryFileState } from './entry-file.js';
-import { knownPackedList, packedEdges, rememberPackedEdges, rememberPackedList } from './packed-node.js';
+import { knownPackedGraphPart, packedEdges, rememberPackedEdges, rememberPackedGraphPart } from './packed-node.js';
 import { readStampColumns, stampColumns, type StampColumns } from './stamp-columns.js';
 import { exactJson, loadRecord, parseJson, readFramed, storeRecord, writeFramed, type StoredRecord } from './record-entries.js';
 
@@ -98,7 +98,7 @@ interface Header {
   links: Uint8Array | null;
   /**
    * The bundle's bytes of the graph's layer violations, dangling links and unresolved ids, when the
-   * build that wrote the cache made them (compiler/cache/packed-node.ts `packedList`), else null.
+   * build that wrote the cache made them (compiler/cache/packed-node.ts `packedGraphPart`), else null.
    */
   lists: Uint8Array[] | null;
   /** compiler/cache/checksum.ts of the graph's two parts, its lists' bytes and the index (the entries have their own). */
@@ -163,7 +163,9 @@ export async function readRecordCache(file: string, manifestText: string, whileR
     const graph = graphPart ? ({ edges: unpackr.unpack(graphPart[0]), ...(parseJson(graphPart[1]) as object) } as unknown) : null;
     if (!isCachedGraph(graph)) return { records, stamps, artifacts, graph: null };
     graphBytes.set(graph, graphPart!);
-    if (lists) LISTS.forEach((key, i) => rememberPackedList(graph[key], lists[i]!));
+    // The edge columns' bytes are the bundle's too: msgpack of the same columns by the same encoder (formats/msgpack.ts).
+    rememberPackedGraphPart(graph.edges, graphPart![0]);
+    if (lists) LISTS.forEach((key, i) => rememberPackedGraphPart(graph[key], lists[i]!));
     return { records, stamps, artifacts, graph };
   } catch {
     return null;
@@ -254,7 +256,7 @@ export async function writeRecordCache(
   });
   const placed = await placeEntries(entriesPath(file), entries);
   const graphPart = graph && encodedGraph(graph, packr);
-  const known = graphPart && LISTS.map((key) => knownPackedList(graph![key]));
+  const known = graphPart && LISTS.map((key) => knownPackedGraphPart(graph![key]));
   const lists = known && known.every((bytes) => bytes !== undefined) ? (known as Uint8Array[]) : null;
   const header: Header = {
     format: CACHE_FORMAT,
