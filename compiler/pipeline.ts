@@ -108,7 +108,9 @@ export async function buildIndex(options: IndexBuildOptions): Promise<IndexBuild
   const tell = options.onProgress;
   await requireSpecsDir(resolve(options.specsDir));
   const cacheFiles: CacheFiles = { records: options.recordCache ?? recordCachePath(indexDir), pack: null };
-  const earlier = await previousBuild(indexDir, options.mode ?? 'auto', cacheFiles.records);
+  // With git telling which specs changed (--since), specs are not stat-ed: none to take ahead.
+  const statSpecs = options.since || options.changedFiles ? undefined : resolve(options.specsDir);
+  const earlier = await previousBuild(indexDir, options.mode ?? 'auto', cacheFiles.records, statSpecs);
   await clearInterruptedBuild(indexDir);
   const changedFiles = options.since ? await changedSince(resolve(options.specsDir), options.since) : options.changedFiles;
   const compiled = await compile({ ...options, changedFiles }, earlier);

@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
+import { fileState, type StatLookup } from './cache/stamps.js';
 import { warning, type BuildWarning } from './diagnostics.js';
 import { faultPoint } from './fault.js';
 import { compareCodeUnits } from '../model/order.js';
@@ -145,6 +146,8 @@ export async function scanSpecs(
   trusted: ReadonlyMap<string, string> = new Map(),
   /** Told how many files are done, of how many, as the reads finish. */
   onRead?: (done: number, total: number) => void,
+  /** Stats already taken (compiler/cache/stamps.ts `statLookup`): a stamped file found there is not stat-ed again. */
+  statted: StatLookup = new Map(),
 ): Promise<ScanResult> {
   const walked = walkSpecs(root);
   const { paths } = walked;
@@ -157,7 +160,7 @@ export async function scanSpecs(
   paths.forEach((path, i) => {
     const hash = trusted.get(path);
     const stamp = known.get(path);
-    const stamped = hash !== undefined ? { path, text: null, hash, stamp: stamp?.hash === hash ? stamp : null } : known.size > 0 ? unchangedFile(base + path, path, stamp, maxBytes, trustBefore) : null;
+    const stamped = hash !== undefined ? { path, text: null, hash, stamp: stamp?.hash === hash ? stamp : null } : known.size > 0 ? unchangedFile(base + path, path, stamp, maxBytes, trustBefore, statted) : null;
     if (stamped) results[i] = stamped;
     else unread.push(i);
   });
@@ -177,15 +180,11 @@ export async function scanSpecs(
 }
 
 /** The scanned file when its stamp still matches `known` (bytes not read), else null. */
-function unchangedFile(full: string, path: string, known: SourceStamp | undefined, maxBytes: number, trustBefore: number): ScannedFile | null {
+function unchangedFile(full: string, path: string, known: SourceStamp | undefined, maxBytes: number, trustBefore: number, statted: StatLookup): ScannedFile | null {
   if (!known) return null;
-  let info;
-  try {
-    info = statSync(full, { throwIfNoEntry: false });
-  } catch {
-    return null; // the read path reports it
-  }
-  if (!info || !info.isFile() || info.size > maxBytes || info.size !== known.size || info.mtimeMs !== known.mtimeMs || info.ctimeMs !== known.ctimeMs) return null;
+  // Not there, or not stat-able: the read path decides and reports.
+  const info = statted.has(path) ? statted.get(path) : fileState(full);
+  if (!info || !info.isFile || info.size > maxBytes || info.size !== known.size || info.mtimeMs !== known.mtimeMs || info.ctimeMs !== known.ctimeMs) return null;
   return { path, text: null, hash: known.hash, stamp: Math.max(info.mtimeMs, info.ctimeMs) < trustBefore ? known : null };
 }
 
@@ -212,6 +211,8 @@ function scanSource(root: string, path: string, maxBytes: number, trustBefore: n
 export interface ReadSupply {
   /** Stamps a file may match to keep its hash unread. */
   known?: ReadonlyMap<string, SourceStamp>;
+  /** Stats of files already taken (compiler/cache/stamps.ts `statLookup`): not taken again. */
+  statted?: StatLookup;
   /** Path → hash of files known unchanged (git): neither stat-ed nor read. */
   trusted?: ReadonlyMap<string, string>;
   /** Whether an unread file's previous record can be reused; when not, its bytes are read after all. */
@@ -224,7 +225,7 @@ export interface ReadSupply {
  * every file the extract stage must extract has its text.
  */
 export async function readSources(root: string, maxBytes: number, supply: ReadSupply, onRead?: (done: number, total: number) => void): Promise<ScanResult> {
-  const scan = await scanSpecs(root, maxBytes, supply.known, supply.trusted, onRead);
+  const scan = await scanSpecs(root, maxBytes, supply.known, supply.trusted, onRead, supply.statted);
   const reusable = supply.reusable ?? (() => false);
   const missing = scan.files.filter((file) => file.text === null && !reusable(file));
   if (missing.length === 0) return scan;

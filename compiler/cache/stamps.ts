@@ -15,14 +15,54 @@ import type { ArtifactStamp } from './record-cache.js';
 /** The whole-tree files a link pass writes. */
 export const EDGE_FILES = [EDGES_FILE, DANGLING_FILE];
 
-/** Size and times of each of `paths` under `dir` that exists (synchronous: 10k stats in tens of ms). */
-export function stampFiles(dir: string, paths: readonly string[]): Map<string, ArtifactStamp> {
+/** What a stat told about one file. */
+export interface FileState {
+  /** false: something else than a regular file (a folder, a device). */
+  isFile: boolean;
+  size: number;
+  mtimeMs: number;
+  ctimeMs: number;
+}
+
+/** Path → its state, or null when the file was not there. A path absent from the map was not stat-ed (do it when needed). */
+export type StatLookup = ReadonlyMap<string, FileState | null>;
+
+/**
+ * Stats of `paths` under `dir`, taken ahead of the stage that uses them (compiler/incremental/earlier.ts
+ * takes them while the record cache's entries are read). A path whose stat fails for another reason
+ * than "not there" is left out: the stage stats it again and reports the error as it would have.
+ */
+export function statLookup(dir: string, paths: readonly string[]): StatLookup {
+  const states = new Map<string, FileState | null>();
+  const base = dir.endsWith(sep) ? dir : dir + sep;
+  for (const path of paths) {
+    const state = fileState(base + path);
+    if (state !== undefined) states.set(path, state);
+  }
+  return states;
+}
+
+/** The state of the file at `path`: null when it is not there, undefined when it cannot be stat-ed. */
+export function fileState(path: string): FileState | null | undefined {
+  try {
+    const info = statSync(path, { throwIfNoEntry: false });
+    return info ? { isFile: info.isFile(), size: info.size, mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs } : null;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Size and times of each of `paths` under `dir` that exists (synchronous: 10k stats in tens of ms).
+ * `taken`: stats already taken ({@link statLookup}); a path it lacks is stat-ed here.
+ */
+export function stampFiles(dir: string, paths: readonly string[], taken?: StatLookup | null): Map<string, ArtifactStamp> {
   const stamps = new Map<string, ArtifactStamp>();
   // `paths` are relative with `/` (which every platform's file calls accept): a `join` per file
   // cost a third as much as the stat itself.
   const base = dir.endsWith(sep) ? dir : dir + sep;
   for (const path of paths) {
-    const info = statSync(base + path, { throwIfNoEntry: false });
+    const info = taken?.has(path) ? taken.get(path) : statSync(base + path, { throwIfNoEntry: false });
     if (info) stamps.set(path, { size: info.size, mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs });
   }
   return stamps;

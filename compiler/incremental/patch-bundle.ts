@@ -27,7 +27,7 @@ import { checksum } from '../cache/checksum.js';
 import { codeFingerprint } from '../cache/code-fingerprint.js';
 import { chunkCount, type NodePack, type PackMemo } from '../cache/pack-memo.js';
 import { packedParts, plainParts, type PackedBundle, type PackInput, type PreparedNodes } from '../pack/pack.js';
-import { packedList } from '../cache/packed-node.js';
+import { packedGraphPart } from '../cache/packed-node.js';
 import { trustedBundle } from './kept-bundle.js';
 import { arrayHeader, arrayItems, mapEntries, mapParts, valueAt } from './msgpack-spans.js';
 import { patchChunkIndex, patchTextIndex, type Changes } from './patch-index.js';
@@ -284,10 +284,10 @@ function splice(bytes: Uint8Array, input: PackInput, { packed, packs, terms }: P
     format: packCopy(packr, plain.format),
     manifest: packCopy(packr, plain.manifest),
     nodes: mapParts(packr, NODES, [[arrayHeader(packr, n), ...light], [binHeader(bodyOffsets[n]!), ...packed.map((p) => p.body)], asBin(u32ToBytes(bodyOffsets))]),
-    edges: packCopy(packr, plain.edges),
-    layer_violations: packedList(input.layer_violations, () => packCopy(packr, plain.layer_violations)),
-    dangling: packedList(input.dangling, () => packCopy(packr, plain.dangling)),
-    unresolved_ids: packedList(input.unresolved_ids, () => packCopy(packr, plain.unresolved_ids)),
+    edges: packedGraphPart(plain.edges, () => packCopy(packr, plain.edges)),
+    layer_violations: packedGraphPart(input.layer_violations, () => packCopy(packr, plain.layer_violations)),
+    dangling: packedGraphPart(input.dangling, () => packCopy(packr, plain.dangling)),
+    unresolved_ids: packedGraphPart(input.unresolved_ids, () => packCopy(packr, plain.unresolved_ids)),
     search: msgpackPieces(text, packr, 1),
     chunk_search: msgpackPieces(chunkSearch, packr, 1),
     chunks: mapParts(packr, CHUNKS, [packCopy(packr, total), [arrayHeader(packr, total), ...ids], packCopy(packr, full), ...columns]),

@@ -18,6 +18,7 @@ export function readSupply(earlier: Earlier, changedFiles: ReadonlySet<string> |
   if (earlier.fullReason !== null) return {};
   return {
     known: earlier.stamps ?? undefined,
+    statted: earlier.specStats ?? undefined,
     // Unverified records are checked against the specs: every file is read.
     trusted: changedFiles && !earlier.unverified ? trustedSources(earlier.byPath, changedFiles) : undefined,
     // A stamped file with no previous record of the same bytes (a duplicate id's losing file) is read after all.

@@ -85,7 +85,7 @@ export function prepareNodes(input: PackInput, memo?: PackMemo): PreparedNodes {
 /**
  * The parts of the bundle that are not per-node products: as `encodeBundle` receives them. The
  * graph's lists are canonicalised when first read: the patch reads them only when it has no bytes
- * for them yet (compiler/cache/packed-node.ts `packedList`).
+ * for them yet (compiler/cache/packed-node.ts `packedGraphPart`).
  */
 export function plainParts(input: PackInput, nodes: readonly GraphNode[]) {
   const parts = {

@@ -35,7 +35,7 @@ import { openBlobCache, type BlobCache } from '../cache/blob-cache.js';
 import { packBundle } from '../pack/pack.js';
 import { readPackMemo, writePackMemo, type PackMemo } from '../cache/pack-memo.js';
 import { worthRewriting } from '../cache/rewrite-policy.js';
-import { CACHE_DIR, recordCachePath, writeRecordCache } from '../cache/record-cache.js';
+import { CACHE_DIR, recordCachePath, removeRecordCache, writeRecordCache } from '../cache/record-cache.js';
 import { stableJson } from '../../formats/canonical.js';
 import { writeTombstones } from '../emit/tombstones.js';
 import { manifestId, mergeIndexes, type ConflictStrategy, type MergeReport, type MergeResult, type MergeSource } from './merge.js';
@@ -181,7 +181,7 @@ async function refreshRecordCache(indexDir: string, manifest: IndexManifest, mer
   const file = recordCachePath(indexDir);
   const winners = new Map(merged.graph.nodes.map((node) => [node.id, node]));
   const records = merged.records.filter((record) => winners.get(record.node.id) === record.node);
-  await writeRecordCache(file, stableJson(manifest), records, new Map()).catch(() => rm(file, { force: true }).catch(() => undefined));
+  await writeRecordCache(file, stableJson(manifest), records, new Map()).catch(() => removeRecordCache(file).catch(() => undefined));
 }
 
 /** The L2 step of a merge; null when some input is L1 (the merged level is the lowest, rule 6). */

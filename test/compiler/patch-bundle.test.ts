@@ -160,7 +160,7 @@ describe('terms of products the pack memo did not save (compiler/incremental/pat
     const dirs = { specsDir: join(root, 'specs'), outDir: join(root, 'dist'), indexDir: join(root, '.kdd-index') };
     // Thirty documents: one new memo entry is then too few to rewrite the memo (compiler/cache/rewrite-policy.ts).
     // Links to a use case (a layer violation) and to nothing (dangling): the second patch takes these
-    // lists' bytes from the record cache (compiler/cache/packed-node.ts packedList).
+    // lists' bytes from the record cache (compiler/cache/packed-node.ts packedGraphPart).
     const tree: Tree = {
       ...Object.fromEntries(Array.from({ length: 30 }, (_, i) => [docPath({ kind: 'entity', n: i + 1 }), docText({ kind: 'entity', n: i + 1, links: i < 5 ? ['UC-001', 'Missing'] : [], version: 0 })])),
       [docPath({ kind: 'uc', n: 1 })]: docText({ kind: 'uc', n: 1, links: ['Ent1'], version: 0 }),
