@@ -11,6 +11,8 @@ export interface CliIO {
   isTTY: boolean;
   /** Working directory that relative paths resolve against. */
   cwd: string;
+  /** A full collection of the heap: only a `kdd build` process of its own has one (cli/stage-collection.ts). */
+  collectGarbage?: () => void;
 }
 
 export interface Command {

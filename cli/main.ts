@@ -144,6 +144,28 @@ export function patientOptimiserFlag(v8Version: string): string | null {
   return Number(v8Version.split('.')[0]) === 11 ? '--interrupt-budget=540672' : null;
 }
 
+/** Commands whose process collects its heap between stages (cli/stage-collection.ts): only `build` packs an index. */
+const COLLECTING_PROCESSES = new Set(['build']);
+
+/**
+ * A full collection of this process's heap when `command` is one of {@link COLLECTING_PROCESSES},
+ * else undefined; given only to a process of its own (below), never to the library or `runCli`.
+ * Node exposes `gc()` only with `--expose-gc`; set at run time the flag reaches contexts made after
+ * it, so the function comes from a new context, made on the first call (~3 ms, which a build too
+ * small to collect never pays).
+ */
+export function heapCollector(command: string | undefined): (() => void) | undefined {
+  if (!command || !COLLECTING_PROCESSES.has(command)) return undefined;
+  let gc: (() => void) | undefined;
+  return () => {
+    if (!gc) {
+      process.getBuiltinModule('node:v8').setFlagsFromString('--expose-gc');
+      gc = process.getBuiltinModule('node:vm').runInNewContext('gc') as () => void;
+    }
+    gc();
+  };
+}
+
 const invokedDirectly = process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href;
 if (invokedDirectly) {
   // Only for a process of its own: the library and in-process tests keep V8's defaults. The module
@@ -157,7 +179,7 @@ if (invokedDirectly) {
       throw error;
     });
   }
-  process.exitCode = await runCli(process.argv.slice(2), processIO());
+  process.exitCode = await runCli(process.argv.slice(2), { ...processIO(), collectGarbage: heapCollector(process.argv[2]) });
   // A finished build leaves nothing running, but Node would still run V8's pending collection tasks
   // (a full mark-compact of ~15 ms at 54 documents) and tear the heap down before exiting. Ending
   // here skips that; only once every byte of output is written (stdout on a pipe is asynchronous

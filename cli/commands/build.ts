@@ -4,6 +4,7 @@ import { DEFAULT_DTYPE, DEFAULT_MODEL, DTYPE_FILE_SUFFIX, isModelDtype, type Mod
 import { DEFAULT_MAX_FILE_BYTES } from '../../compiler/read.js';
 import { parseFlags, UsageError, type Command, type FlagTable } from '../command.js';
 import { progressDisplay } from '../progress.js';
+import { collectingAtStages } from '../stage-collection.js';
 
 /** Every `kdd build` flag: what it parses and what `kdd build --help` prints. */
 const BUILD_FLAGS = {
@@ -56,7 +57,7 @@ export const buildCommand: Command = {
       allowMassDelete: values['allow-mass-delete'],
       maxFileBytes: values['max-file-bytes'] ? Number(values['max-file-bytes']) : undefined,
       since: values.since === undefined ? undefined : { base: values.since, head: values.head },
-      onProgress: progress?.listener,
+      onProgress: collectingAtStages(progress?.listener, io.collectGarbage),
       level: values.level as 'auto' | 'L1' | 'L2',
       embedder: values.embedder,
       dtype: values.dtype as ModelDtype | undefined,
