@@ -5,8 +5,8 @@
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
-import { isAbsolute, join, relative, sep } from 'node:path';
-import { fileState, type StatLookup } from './cache/stamps.js';
+import { isAbsolute, join, relative } from 'node:path';
+import { fileState, folderPrefix, type StatLookup } from './cache/stamps.js';
 import { warning, type BuildWarning } from './diagnostics.js';
 import { faultPoint } from './fault.js';
 import { compareCodeUnits } from '../model/order.js';
@@ -155,8 +155,7 @@ export async function scanSpecs(
   const results = new Array<ScannedFile | BuildWarning>(paths.length);
   // First the stamps, synchronously: most files of an incremental build end there.
   const unread: number[] = [];
-  // Spec paths use `/`, which every platform's file calls accept: no `join` per stat.
-  const base = root.endsWith(sep) ? root : root + sep;
+  const base = folderPrefix(root);
   paths.forEach((path, i) => {
     const hash = trusted.get(path);
     const stamp = known.get(path);

@@ -16,7 +16,7 @@ import { createHash } from 'node:crypto';
 import { newPackr } from '../../formats/msgpack.js';
 import type { DocumentRecord } from '../../model/records.js';
 import { codeFingerprint } from './code-fingerprint.js';
-import { entryLengths, loadRecord, readFramed, sliceEntries, storeRecord, writeFramed, type StoredRecord } from './record-entries.js';
+import { entryLengths, entryParts, loadRecord, readFramed, sliceEntries, storeRecord, writeFramed, type StoredRecord } from './record-entries.js';
 
 const FORMAT = 'kdd-blob-cache/2';
 
@@ -85,7 +85,7 @@ export async function openBlobCache(file: string): Promise<BlobCache> {
       const packr = newPackr();
       const oids = [...used].sort();
       const entries = oids.map((oid) => (fresh.has(oid) ? undefined : stored.get(oid)) ?? storeRecord(records.get(oid)!, packr));
-      const parts = entries.flatMap((entry) => [entry.light, entry.links, entry.body]);
+      const parts = entries.flatMap(entryParts);
       const hash = createHash('sha256');
       for (const part of parts) hash.update(part);
       await writeFramed(file, { format: FORMAT, fingerprint: codeFingerprint(), oids, lengths: entryLengths(entries), sha256: hash.digest('hex') } satisfies Header, parts);

@@ -44,7 +44,7 @@ import { codeFingerprint } from './code-fingerprint.js';
 import { appendEntryFile, readEntryFile, TAG_LENGTH, writeEntryFile, type EntryFileState } from './entry-file.js';
 import { knownPackedGraphPart, packedEdges, rememberPackedEdges, rememberPackedGraphPart } from './packed-node.js';
 import { readStampColumns, stampColumns, type StampColumns } from './stamp-columns.js';
-import { exactJson, loadRecord, parseJson, readFramed, storeRecord, writeFramed, type StoredRecord } from './record-entries.js';
+import { entryLength, entryParts, exactJson, loadRecord, parseJson, readFramed, storeRecord, writeFramed, type StoredRecord } from './record-entries.js';
 
 const CACHE_FORMAT = 'kdd-record-cache/7';
 
@@ -336,9 +336,6 @@ function offsetIn(origin: Origin, entry: StoredRecord): number {
   const adjacent = links.byteOffset === light.byteOffset + light.length && body.byteOffset === links.byteOffset + links.length;
   return adjacent && offset >= TAG_LENGTH && offset + entryLength(entry) <= base.length ? offset : -1;
 }
-
-const entryParts = (entry: StoredRecord) => [entry.light, entry.links, entry.body];
-const entryLength = (entry: StoredRecord) => entry.light.length + entry.links.length + entry.body.length;
 
 /** Four u32 (LE) per entry: offset, then the lengths of its light part, links and body. */
 function entryIndex(entries: readonly StoredRecord[], offsets: readonly number[]): Uint8Array {

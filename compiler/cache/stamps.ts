@@ -34,12 +34,20 @@ export type StatLookup = ReadonlyMap<string, FileState | null>;
  */
 export function statLookup(dir: string, paths: readonly string[]): StatLookup {
   const states = new Map<string, FileState | null>();
-  const base = dir.endsWith(sep) ? dir : dir + sep;
+  const base = folderPrefix(dir);
   for (const path of paths) {
     const state = fileState(base + path);
     if (state !== undefined) states.set(path, state);
   }
   return states;
+}
+
+/**
+ * `dir` with a trailing separator, to put before relative paths: they use `/` (which every
+ * platform's file calls accept), and a `join` per file cost a third as much as the stat itself.
+ */
+export function folderPrefix(dir: string): string {
+  return dir.endsWith(sep) ? dir : dir + sep;
 }
 
 /** The state of the file at `path`: null when it is not there, undefined when it cannot be stat-ed. */
@@ -58,9 +66,7 @@ export function fileState(path: string): FileState | null | undefined {
  */
 export function stampFiles(dir: string, paths: readonly string[], taken?: StatLookup | null): Map<string, ArtifactStamp> {
   const stamps = new Map<string, ArtifactStamp>();
-  // `paths` are relative with `/` (which every platform's file calls accept): a `join` per file
-  // cost a third as much as the stat itself.
-  const base = dir.endsWith(sep) ? dir : dir + sep;
+  const base = folderPrefix(dir);
   for (const path of paths) {
     const info = taken?.has(path) ? taken.get(path) : statSync(base + path, { throwIfNoEntry: false });
     if (info) stamps.set(path, { size: info.size, mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs });
