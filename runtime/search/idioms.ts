@@ -427,7 +427,7 @@ export const REQUIREMENT_IDIOMS: readonly Idiom[] = [
   },
   {
     en: ['back in stock', 'in stock again', 'when … available again', 'restock'],
-    es: ['vuelve a estar disponible', 'cuando habra', 'reponer', 'reposicion'],
+    es: ['vuelve a estar disponible', 'cuando habra', 'reponer'],
     means: 'restock replenishment stock inventory reposicion existencias inventario',
   },
   {
@@ -608,7 +608,7 @@ export const REQUIREMENT_IDIOMS: readonly Idiom[] = [
     means: 'visibility privacy setting visibilidad privacidad configuracion',
   },
   {
-    en: ['data leak', 'leaked', 'someone saw my data', 'exposed data'],
+    en: ['data leak', 'someone saw my data', 'exposed data'],
     es: ['fuga de datos', 'filtracion', 'se filtraron', 'datos expuestos'],
     means: 'breach incident notification security brecha incidente seguridad',
   },
