@@ -149,27 +149,39 @@ interface Phrasing {
   /** As written in idioms.ts (what `why` reports). */
   text: string;
   words: readonly string[];
-  /**
-   * The concepts it stands for at {@link IDIOM_WEIGHT}, then their translations and same-concept words
-   * (`overlap` → `solapamiento`…) at that weight times theirs, best first, each term once.
-   */
-  alternatives: readonly TermAlternative[];
+  /** Its entry in {@link REQUIREMENT_IDIOMS}. */
+  entry: number;
 }
 // First word → the phrasings that start with it.
 const PHRASINGS = new Map<string, Phrasing[]>();
-for (const { en, es, means } of REQUIREMENT_IDIOMS) {
-  const best = new Map<string, number>();
-  for (const concept of stems(means)) {
-    best.set(concept, IDIOM_WEIGHT);
-    for (const alt of alternativesOf(concept)) best.set(alt.term, Math.max(best.get(alt.term) ?? 0, IDIOM_WEIGHT * alt.weight));
-  }
-  const alternatives = [...best].map(([term, weight]) => ({ term, weight })).sort((a, b) => b.weight - a.weight || compareCodeUnits(a.term, b.term));
+REQUIREMENT_IDIOMS.forEach(({ en, es }, entry) => {
   for (const text of [...en, ...es]) {
     const words = phraseWords(text);
     const list = PHRASINGS.get(words[0]!) ?? [];
-    list.push({ text, words, alternatives });
+    list.push({ text, words, entry });
     PHRASINGS.set(words[0]!, list);
   }
+});
+
+// Entry → what its phrasings stand for, made when one of them first matches: a query meets a few
+// entries of the table, and a one-shot process (`kdd context`) would otherwise pay for all of them
+// at start-up.
+const CONCEPTS = new Map<number, readonly TermAlternative[]>();
+/**
+ * The concepts of an entry at {@link IDIOM_WEIGHT}, then their translations and same-concept words
+ * (`overlap` → `solapamiento`…) at that weight times theirs, best first, each term once.
+ */
+function entryConcepts(entry: number): readonly TermAlternative[] {
+  let alternatives = CONCEPTS.get(entry);
+  if (alternatives) return alternatives;
+  const best = new Map<string, number>();
+  for (const concept of stems(REQUIREMENT_IDIOMS[entry]!.means)) {
+    best.set(concept, IDIOM_WEIGHT);
+    for (const alt of alternativesOf(concept)) best.set(alt.term, Math.max(best.get(alt.term) ?? 0, IDIOM_WEIGHT * alt.weight));
+  }
+  alternatives = [...best].map(([term, weight]) => ({ term, weight })).sort((a, b) => b.weight - a.weight || compareCodeUnits(a.term, b.term));
+  CONCEPTS.set(entry, alternatives);
+  return alternatives;
 }
 
 /** End (exclusive) of `words` matched from `at` on, or -1. */
@@ -213,7 +225,7 @@ export function idiomGroups(text: string, covered: ReadonlySet<string>): TermAlt
   const used = new Set(covered);
   for (const { phrasing } of kept) {
     const group: TermAlternative[] = [];
-    for (const { term, weight } of phrasing.alternatives) if (!used.has(term)) used.add(term), group.push({ term, weight, from: phrasing.text });
+    for (const { term, weight } of entryConcepts(phrasing.entry)) if (!used.has(term)) used.add(term), group.push({ term, weight, from: phrasing.text });
     if (group.length > 0) groups.push(group);
   }
   return groups;

@@ -82,6 +82,24 @@ describe('requirement idioms', () => {
     expect(group!.map((alt) => alt.term)).toContain(stem('conflict'));
   });
 
+  it('covers the everyday needs of common business domains in both languages', () => {
+    const conceptOf = (text: string) => conceptsOf(text).flat();
+    const cases: [string, string][] = [
+      ['my card was declined at checkout', 'declined'],
+      ['la tarjeta rechazada otra vez', 'declined'],
+      ['the tenant wants to get my deposit back', 'fianza'],
+      ['who is on call tonight', 'oncall'],
+      ['what to do when the machine stopped', 'downtime'],
+      ['cuantos dias me quedan de vacaciones', 'vacation'],
+      ['the parcel never arrived', 'tracking'],
+      ['el paquete no ha llegado', 'tracking'],
+    ];
+    for (const [question, concept] of cases) expect(conceptOf(question), question).toContain(stem(concept));
+    // A longer phrasing of a domain wins over the general one inside it: "charged twice" is a disputed
+    // charge, not only a duplicate.
+    expect(conceptsOf('I was charged twice')).toEqual(conceptsOf('double charged'));
+  });
+
   it('joins the query analysis as one more concept, never as a typed word', () => {
     const analysis = analyzeQuery('how do I get my money back?');
     expect(analysis.terms).not.toContain(stem('refund'));

@@ -61,6 +61,14 @@ describe('general vocabulary', () => {
       ['schedule', 'horario'],
       ['appointment', 'cita'],
       ['refund', 'reembolso'],
+      ['tenant', 'inquilino'],
+      ['warranty', 'garantia'],
+      ['nurse', 'enfermera'],
+      ['flight', 'vuelo'],
+      ['enrollment', 'matricula'],
+      ['deployment', 'despliegue'],
+      ['overdue', 'moroso'],
+      ['shelf', 'estanteria'],
     ];
     for (const [en, es] of pairs) {
       expect(synonymsOf(stemOf(en!)[0]!)).toContain(stemOf(es!)[0]);
