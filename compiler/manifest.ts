@@ -4,6 +4,7 @@ import type { IndexManifest } from '../model/graph.js';
 import type { DocumentRecord } from '../model/records.js';
 import { compareCodeUnits } from '../model/order.js';
 import type { GitFacts } from './git.js';
+import { edgeCount } from './graph/edge-facts.js';
 import type { Graph } from './graph/link.js';
 
 export const KDD_VERSION = '1.0';
@@ -24,7 +25,7 @@ export function makeManifest(graph: Graph, records: readonly DocumentRecord[], g
     indexed_at: times.at(-1) ?? null,
     indexed_by: indexedBy,
     git_commit: git.commit,
-    stats: { nodes: graph.nodes.length, edges: graph.edges.length, embeddings: 0, enrichments: 0 },
+    stats: { nodes: graph.nodes.length, edges: edgeCount(graph), embeddings: 0, enrichments: 0 },
     sources,
   };
 }
