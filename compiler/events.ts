@@ -57,7 +57,8 @@ export const now = (): string => new Date().toISOString();
 
 /** One EVT-KDDDocument-Indexed per record the graph kept (a duplicate id's loser is not indexed), in record order. */
 export function indexedEvents(graph: Graph, records: readonly DocumentRecord[], durations: ReadonlyMap<DocumentRecord, number>, manifest: IndexManifest, embeddings: ReadonlyMap<string, number> = new Map()): DomainEvent[] {
-  const outDegree = outDegrees(graph);
+  // Only the records' own edges are counted: a one-edit build indexes one record of 10,800.
+  const outDegree = outDegrees(graph, new Set(records.map((record) => record.node.id)));
   const winners = new Map(graph.nodes.map((node) => [node.id, node]));
   return records
     .filter((record) => winners.get(record.node.id) === record.node)

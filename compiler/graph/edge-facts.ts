@@ -88,20 +88,23 @@ export function edgeTypeCounts(graph: Graph): Record<string, number> {
   return counts;
 }
 
-/** Outgoing edges per node id (`from_node`), ids with none left out. */
-export function outDegrees(graph: Graph): Map<string, number> {
+/** Outgoing edges (`from_node`) of each id of `ids`, ids with none left out. */
+export function outDegrees(graph: Graph, ids: ReadonlySet<string>): Map<string, number> {
   const degree = new Map<string, number>();
+  const count = (id: string) => ids.has(id) && degree.set(id, (degree.get(id) ?? 0) + 1);
   const deferred = deferredOf.get(graph);
   if (!deferred || deferred.made) {
-    for (const edge of graph.edges) degree.set(edge.from_node, (degree.get(edge.from_node) ?? 0) + 1);
+    for (const edge of graph.edges) count(edge.from_node);
     return degree;
   }
-  const { count, from, strings } = deferred.columns;
-  const n = deferred.nodes.length;
-  for (let i = 0; i < count; i++) {
+  const { from, strings } = deferred.columns;
+  const { nodes } = deferred;
+  const wanted = new Uint8Array(nodes.length);
+  nodes.forEach((node, i) => (wanted[i] = ids.has(node.id) ? 1 : 0));
+  for (let i = 0; i < deferred.columns.count; i++) {
     const f = from[i]!;
-    const id = f < n ? deferred.nodes[f]!.id : strings[f - n]!;
-    degree.set(id, (degree.get(id) ?? 0) + 1);
+    if (f >= nodes.length) count(strings[f - nodes.length]!);
+    else if (wanted[f]) count(nodes[f]!.id);
   }
   return degree;
 }
