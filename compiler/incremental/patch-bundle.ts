@@ -29,7 +29,7 @@ import { chunkCount, type NodePack, type PackMemo } from '../cache/pack-memo.js'
 import { packedParts, plainParts, type PackedBundle, type PackInput, type PreparedNodes } from '../pack/pack.js';
 import { packedGraphPart } from '../cache/packed-node.js';
 import { trustedBundle } from './kept-bundle.js';
-import { arrayHeader, arrayItems, mapEntries, mapParts, valueAt } from './msgpack-spans.js';
+import { arrayHeader, arrayItems, mapEntries, mapParts, valueAt, valueEnd } from './msgpack-spans.js';
 import { patchChunkIndex, patchTextIndex, type Changes } from './patch-index.js';
 
 const FORMAT = 'kdd-last-pack/2';
@@ -202,13 +202,27 @@ export function patchBundle(previous: PreviousPack, input: PackInput, prepared: 
 function splice(bytes: Uint8Array, input: PackInput, { packed, packs, terms }: PreparedNodes, changedNodes: number[], before: readonly (NodeTermSets | undefined)[]): Uint8Array[] {
   const packr = newPackr();
   const n = packed.length;
-  const top = mapEntries(bytes, 0, packr);
+  // One walk over the bytes: the node and chunk parts' entries, and the spans of their two long
+  // arrays (10,800 light maps, 77,000 chunk ids at 10,800 documents), are kept as they are passed.
+  const partsOf = new Map<string, Map<string, { start: number; end: number }>>();
+  const itemsOf = new Map<string, Uint32Array>();
+  const top = mapEntries(bytes, 0, packr, (key, start) => {
+    if (key !== 'nodes' && key !== 'chunks') return valueEnd(bytes, start);
+    const entries = mapEntries(bytes, start, packr, (inner, at) => {
+      if (!(key === 'nodes' ? inner === 'light' : inner === 'ids')) return valueEnd(bytes, at);
+      const items = arrayItems(bytes, at);
+      itemsOf.set(key, items);
+      return items[items.length - 1]!;
+    });
+    partsOf.set(key, entries);
+    return entries.size > 0 ? [...entries.values()].at(-1)!.end : valueEnd(bytes, start);
+  });
   if (!sameKeys(top, TOP)) throw new Error('another bundle layout');
   const span = (entry: { start: number; end: number }) => bytes.subarray(entry.start, entry.end);
   const value = (entry: { start: number; end: number }) => packr.unpack(span(entry)) as unknown;
-  const nodesPart = mapEntries(bytes, top.get('nodes')!.start, packr);
-  const chunksPart = mapEntries(bytes, top.get('chunks')!.start, packr);
-  if (!sameKeys(nodesPart, NODES) || !sameKeys(chunksPart, CHUNKS)) throw new Error('another bundle layout');
+  const nodesPart = partsOf.get('nodes')!;
+  const chunksPart = partsOf.get('chunks')!;
+  if (!sameKeys(nodesPart, NODES) || !sameKeys(chunksPart, CHUNKS) || !itemsOf.has('nodes') || !itemsOf.has('chunks')) throw new Error('another bundle layout');
 
   // Where each node's chunks sit before and after.
   const oldCount = value(chunksPart.get('count')!) as number;
@@ -247,7 +261,7 @@ function splice(bytes: Uint8Array, input: PackInput, { packed, packs, terms }: P
     return parts;
   };
   const positions = Uint32Array.from({ length: n + 1 }, (_, i) => i);
-  const light = splicedItems(arrayItems(bytes, nodesPart.get('light')!.start), positions, (i) => [packCopy(packr, lightNode(nodes[i]!))]);
+  const light = splicedItems(itemsOf.get('nodes')!, positions, (i) => [packCopy(packr, lightNode(nodes[i]!))]);
   const bodyOffsets = new Array<number>(n + 1);
   bodyOffsets[0] = 0;
   packed.forEach((p, i) => (bodyOffsets[i + 1] = bodyOffsets[i]! + p.body.length));
@@ -255,7 +269,7 @@ function splice(bytes: Uint8Array, input: PackInput, { packed, packs, terms }: P
   // Chunk ids without their node prefix (`full`: positions of ids stored whole), and the columns.
   const full: number[] = [];
   for (const old of value(chunksPart.get('full')!) as number[]) if (chunkMap[old]! >= 0) full.push(chunkMap[old]!);
-  const ids = splicedItems(arrayItems(bytes, chunksPart.get('ids')!.start), oldStart, (i) =>
+  const ids = splicedItems(itemsOf.get('chunks')!, oldStart, (i) =>
     packs[i]!.chunkIds.map((id, k) => {
       const prefix = `${nodes[i]!.id}#`;
       if (id.startsWith(prefix)) return packCopy(packr, id.slice(prefix.length));
