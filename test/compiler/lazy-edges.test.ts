@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readRecordCache, restoreGraph, type CachedGraph } from '../../compiler/cache/record-cache.js';
-import { packedEdges } from '../../compiler/cache/packed-node.js';
+import { readRecordCache, restoreGraph, writeRecordCache, type CachedGraph } from '../../compiler/cache/record-cache.js';
+import { packedEdges, rememberPackedEdges } from '../../compiler/cache/packed-node.js';
 import { readIndexDir } from '../../compiler/emit/read-index-dir.js';
 import { edgeCount, edgeTypeCounts, graphPackedEdges, outDegrees, withGraph } from '../../compiler/graph/edge-facts.js';
 import { linkRecords, type Graph } from '../../compiler/graph/link.js';
@@ -95,6 +95,32 @@ describe('edges restored from the record cache, made when first read', () => {
     const wrongSize = { ...cached.edges, to: Uint8Array.of(1) };
     const badMeta = { ...cached.edges, metadata: [] };
     for (const edges of [outOfRange, wrongSize, badMeta]) expect(() => restoreGraph(records, { ...cached, edges })).toThrow(/bundle is corrupt/);
+  });
+
+  it('a record cache whose edge columns pass its checksum but not their checks: the build links anew and equals a full one', async () => {
+    const root = await tempRoot();
+    await writeTree(join(root, 'specs'), {
+      '01-domain/entities/Ent1.md': '---\nid: Ent1\nkind: entity\n---\n# Ent1\n\n## Descripción\n\nVer [[Ent2]].\n',
+      '01-domain/entities/Ent2.md': '---\nid: Ent2\nkind: entity\n---\n# Ent2\n\n## Descripción\n\nVer [[Ent1]] y [[Missing]].\n',
+      '01-domain/entities/Ent3.md': '---\nid: Ent3\nkind: entity\n---\n# Ent3\n\n## Descripción\n\nVer [[Ent1]].\n',
+    });
+    const dirs = dirsOf(root);
+    await buildIndex(dirs);
+    const file = join(dirs.indexDir, '.cache', 'records');
+    const manifest = await readFile(join(dirs.indexDir, 'manifest.json'), 'utf8');
+    const cache = (await readRecordCache(file, manifest))!;
+    const restored = restoreGraph(cache.records, cache.graph!);
+    // Written by the cache's own writer, so its checksum holds: every edge now starts past the last node and string.
+    const edges = [...restored.edges];
+    rememberPackedEdges(edges, { ...cache.graph!.edges, from: Uint8Array.of(1, ...new Array<number>(cache.graph!.edges.count).fill(250)) });
+    await writeRecordCache(file, manifest, cache.records, cache.stamps, cache.artifacts, { ...restored, edges });
+    expect((await readRecordCache(file, manifest))!.graph).not.toBeNull();
+    await appendFile(join(dirs.specsDir, '01-domain/entities/Ent3.md'), '\nOtra línea.\n');
+    const edited = await buildIndex(dirs);
+    const full = await build(dirsOf(root, '-full'));
+    expect(edited.mode).toBe('incremental');
+    expect(edited.bundle.bundle).toBe(full.bundle.bundle);
+    expect(edited.edges_by_type).toEqual(full.edges_by_type);
   });
 
   it.skipIf(!existsSync(KDD_ENGINE_SPECS))('a one-edit build over the kdd-engine specs reports and packs what a full build does', async () => {
