@@ -32,7 +32,7 @@ import { trustedBundle } from './kept-bundle.js';
 import { arrayHeader, arrayItems, mapEntries, mapParts, valueAt, valueEnd } from './msgpack-spans.js';
 import { patchChunkIndex, patchTextIndex, type Changes } from './patch-index.js';
 
-const FORMAT = 'kdd-last-pack/2';
+const FORMAT = 'kdd-last-pack/3';
 /** Past this share of changed nodes a full pack costs about the same: not worth the patch. */
 const MAX_CHANGED_SHARE = 0.2;
 /** Changes always patched, whatever the share (small trees). */
@@ -52,12 +52,17 @@ export interface PreviousPack {
 }
 
 /**
- * The terms of one node's products, in its fields and in its chunks: all the patch needs of a
- * changed node's previous products to copy every other term's postings without looking at them.
+ * The terms of one node's products with what each contributes, in its fields and in its chunks: all
+ * the patch needs of a changed node's previous products to copy the postings of every term whose
+ * contribution did not change without looking at them. `textTfs[i]` is `text[i]`'s tf (as a
+ * `,`-joined list, in product order); `chunkTfs[i]` lists `chunks[i]`'s chunks (their place in the
+ * node) with its tf there, as `chunk:tf` joined by `,`.
  */
 export interface NodeTermSets {
   text: readonly string[];
+  textTfs: readonly string[];
   chunks: readonly string[];
+  chunkTfs: readonly string[];
 }
 
 interface LastPack {
@@ -101,18 +106,25 @@ function termSetsOf(terms: unknown): Map<string, NodeTermSets> {
   const sets = new Map<string, NodeTermSets>();
   const strings = (list: unknown): list is string[] => Array.isArray(list) && list.every((term) => typeof term === 'string');
   if (terms === null || typeof terms !== 'object') return sets;
-  for (const [key, value] of Object.entries(terms)) if (strings(value?.text) && strings(value?.chunks)) sets.set(key, { text: value.text, chunks: value.chunks });
+  for (const [key, value] of Object.entries(terms)) {
+    const { text, textTfs, chunks, chunkTfs } = (value ?? {}) as Partial<NodeTermSets>;
+    if (strings(text) && strings(textTfs) && strings(chunks) && strings(chunkTfs) && text.length === textTfs.length && chunks.length === chunkTfs.length) sets.set(key, { text, textTfs, chunks, chunkTfs });
+  }
   return sets;
 }
 
 /** The terms of `pack`, whose ids index `terms`. */
 export function nodeTermSets(pack: NodePack, terms: readonly string[]): NodeTermSets {
-  const strings = (pairs: ArrayLike<number>) => {
-    const out = new Set<string>();
-    for (let k = 0; k < pairs.length; k += 2) out.add(terms[pairs[k]!]!);
-    return [...out];
-  };
-  return { text: strings(pack.terms), chunks: strings(pack.chunkTerms) };
+  const text = new Map<string, string>();
+  const chunks = new Map<string, string>();
+  const note = (into: Map<string, string>, term: string, what: string) => into.set(term, into.has(term) ? `${into.get(term)},${what}` : what);
+  for (let k = 0; k < pack.terms.length; k += 2) note(text, terms[pack.terms[k]!]!, String(pack.terms[k + 1]));
+  let from = 0;
+  pack.chunkEnds.forEach((end, chunk) => {
+    for (let q = from; q < end; q += 2) note(chunks, terms[pack.chunkTerms[q]!]!, `${chunk}:${pack.chunkTerms[q + 1]}`);
+    from = end;
+  });
+  return { text: [...text.keys()], textTfs: [...text.values()], chunks: [...chunks.keys()], chunkTfs: [...chunks.values()] };
 }
 
 /** First read of a bundle's head: at 10,800 documents the node bodies start at ~4.8 MB. */
@@ -317,18 +329,30 @@ function asBin(bytes: Uint8Array): Uint8Array[] {
 }
 
 /**
- * The terms the changed nodes had (`before`, from their previous products) or have, in their fields
- * and in their chunks; null when a previous product is unknown. Chunk terms are null when some
- * changed node's chunk count moved (`moved`): the chunks after it moved too.
+ * The terms whose postings the changed nodes change: those whose tf in a changed node's fields, or
+ * whose chunks and tfs in its chunks, differ between its previous products (`before`) and its new
+ * ones (a term it gained or lost included). Every other term's postings are the same bytes (same
+ * positions, same tfs) and are copied. Null when a previous product is unknown; chunk terms null
+ * when some changed node's chunk count moved (`moved`): the chunks after it moved too.
  */
 function affectedTerms(changedNodes: readonly number[], before: readonly (NodeTermSets | undefined)[], packs: readonly NodePack[], terms: readonly string[], moved: (node: number) => boolean): Changes['affected'] {
   if (before.some((sets) => sets === undefined)) return null;
   const text = new Set<string>();
   const chunks = new Set<string>();
-  for (const sets of [...(before as NodeTermSets[]), ...changedNodes.map((i) => nodeTermSets(packs[i]!, terms))]) {
-    for (const term of sets.text) text.add(term);
-    for (const term of sets.chunks) chunks.add(term);
-  }
+  const differing = (into: Set<string>, was: readonly string[], wasTfs: readonly string[], now: readonly string[], nowTfs: readonly string[]) => {
+    const old = new Map(was.map((term, i) => [term, wasTfs[i]!]));
+    now.forEach((term, i) => {
+      if (old.get(term) !== nowTfs[i]) into.add(term);
+      old.delete(term);
+    });
+    for (const term of old.keys()) into.add(term);
+  };
+  changedNodes.forEach((node, i) => {
+    const was = before[i]!;
+    const now = nodeTermSets(packs[node]!, terms);
+    differing(text, was.text, was.textTfs, now.text, now.textTfs);
+    differing(chunks, was.chunks, was.chunkTfs, now.chunks, now.chunkTfs);
+  });
   return { text, chunks: changedNodes.some(moved) ? null : chunks };
 }
 
