@@ -6,6 +6,7 @@
  */
 import type { IndexLevel, IndexManifest, Kind, Layer } from '../model/graph.js';
 import type { DocumentRecord } from '../model/records.js';
+import { outDegrees } from './graph/edge-facts.js';
 import type { Graph } from './graph/link.js';
 
 export type DomainEvent =
@@ -56,8 +57,8 @@ export const now = (): string => new Date().toISOString();
 
 /** One EVT-KDDDocument-Indexed per record the graph kept (a duplicate id's loser is not indexed), in record order. */
 export function indexedEvents(graph: Graph, records: readonly DocumentRecord[], durations: ReadonlyMap<DocumentRecord, number>, manifest: IndexManifest, embeddings: ReadonlyMap<string, number> = new Map()): DomainEvent[] {
-  const outDegree = new Map<string, number>();
-  for (const edge of graph.edges) outDegree.set(edge.from_node, (outDegree.get(edge.from_node) ?? 0) + 1);
+  // Only the records' own edges are counted: a one-edit build indexes one record of 10,800.
+  const outDegree = outDegrees(graph, new Set(records.map((record) => record.node.id)));
   const winners = new Map(graph.nodes.map((node) => [node.id, node]));
   return records
     .filter((record) => winners.get(record.node.id) === record.node)

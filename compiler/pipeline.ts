@@ -27,6 +27,7 @@ import { indexedEvents } from './events.js';
 import { faultPoint } from './fault.js';
 import { readGitFacts } from './git.js';
 import { changedSince } from './git-changes.js';
+import { withGraph } from './graph/edge-facts.js';
 import { linkRecords } from './graph/link.js';
 import { compareCodeUnits } from '../model/order.js';
 import { changesSince, sameGraphAs } from './incremental/changes.js';
@@ -140,7 +141,8 @@ export async function buildIndex(options: IndexBuildOptions): Promise<IndexBuild
     memo = cacheFiles.pack ? await readPackMemo(cacheFiles.pack) : undefined;
     faultPoint('pack');
     const packing = startPhase(tell, 'pack', compiled.graph.nodes.length);
-    const input = { ...compiled.graph, manifest: compiled.manifest, vectors: compiled.vectors };
+    // Not a spread: that would read the graph's edges, which a patch with the cached graph never needs (compiler/graph/edge-facts.ts).
+    const input = withGraph(compiled.graph, { manifest: compiled.manifest, vectors: compiled.vectors });
     // Nodes changed in place: the previous bundle is patched instead of packed again (same bytes).
     const previous = earlier.fullReason === null ? await previousPack(indexDir, outDir, checked) : null;
     const pack = (with_: PackMemo | undefined): PackedBundle => {

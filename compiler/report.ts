@@ -4,6 +4,7 @@ import type { DocumentRecord } from '../model/records.js';
 import { compareCodeUnits } from '../model/order.js';
 import type { BuildWarning } from './diagnostics.js';
 import type { DomainEvent } from './events.js';
+import { edgeCount, edgeTypeCounts } from './graph/edge-facts.js';
 import type { Graph } from './graph/link.js';
 import type { IndexChanges } from './incremental/changes.js';
 import type { BundlePointer } from './pack/dist.js';
@@ -86,9 +87,9 @@ export function report(result: CompileResult, bundle: BundlePointer, written: { 
   return {
     files: result.files,
     nodes: graph.nodes.length,
-    edges: graph.edges.length,
+    edges: edgeCount(graph),
     nodes_by_kind: countBy(graph.nodes.map((node) => node.kind)),
-    edges_by_type: countBy(graph.edges.map((edge) => edge.edge_type)),
+    edges_by_type: edgeTypeCounts(graph),
     layer_violations: graph.layer_violations.length,
     dangling_links: graph.dangling.length,
     index_level: manifest.index_level,

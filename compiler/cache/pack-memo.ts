@@ -130,11 +130,14 @@ export async function readPackMemo(file: string): Promise<PackMemo> {
     const terms = lines(header.terms);
     const keys = lines(header.keys);
     const crcs = bytesToU32(header.crcs);
-    const vocab = new TermIds(terms);
+    // A valid order (strictly increasing) also proves the terms distinct: the vocabulary then finds
+    // them by binary search in it, without a map of all of them.
+    const stored = header.order instanceof Uint8Array && header.order.length === terms.length * 4 ? bytesToU32(header.order) : null;
+    const order = stored && isTermOrder(terms, stored) ? stored : null;
+    const vocab = new TermIds(terms, order ?? undefined);
     if (vocab.size !== terms.length || keys.length * 3 !== header.lengths.length || crcs.length !== keys.length) return createPackMemo();
     const limit = vocab.size;
-    const order = header.order instanceof Uint8Array && header.order.length === limit * 4 ? bytesToU32(header.order) : null;
-    if (order && isTermOrder(vocab.terms, order)) rememberTermOrder(vocab.terms, order);
+    if (order) rememberTermOrder(vocab.terms, order);
     const memo: PackMemo = { vocab, entries: new Map(), used: new Set(), added: 0, stored: 0 };
     const unpackr = newPackr();
     let at = source.start;

@@ -31,10 +31,11 @@ import { createHash } from 'node:crypto';
 import type { Packr } from 'msgpackr';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { decodeEdges, type EncodedEdges } from '../../formats/bundle/edges.js';
+import type { EncodedEdges } from '../../formats/bundle/edges.js';
 import { newPackr } from '../../formats/msgpack.js';
-import type { DanglingLink, LayerViolation } from '../../model/graph.js';
+import type { DanglingLink, GraphEdge, LayerViolation } from '../../model/graph.js';
 import type { BuildWarning } from '../diagnostics.js';
+import { deferEdges, graphPackedEdges } from '../graph/edge-facts.js';
 import type { Graph } from '../graph/link.js';
 import { compareCodeUnits } from '../../model/order.js';
 import type { DocumentRecord } from '../../model/records.js';
@@ -42,7 +43,7 @@ import type { SourceStamp } from '../read.js';
 import { checksum } from './checksum.js';
 import { codeFingerprint } from './code-fingerprint.js';
 import { appendEntryFile, readEntryFile, TAG_LENGTH, writeEntryFile, type EntryFileState } from './entry-file.js';
-import { knownPackedGraphPart, packedEdges, rememberPackedEdges, rememberPackedGraphPart } from './packed-node.js';
+import { knownPackedGraphPart, rememberPackedGraphPart } from './packed-node.js';
 import { readStampColumns, stampColumns, type StampColumns } from './stamp-columns.js';
 import { entryLength, entryParts, exactJson, loadRecord, parseJson, readFramed, storeRecord, writeFramed, type StoredRecord } from './record-entries.js';
 
@@ -189,12 +190,14 @@ function isCachedGraph(value: unknown): value is CachedGraph {
   return !!graph && typeof graph.edges === 'object' && graph.edges !== null && Array.isArray(graph.dangling) && Array.isArray(graph.unresolved_ids) && Array.isArray(graph.layer_violations) && Array.isArray(graph.warnings);
 }
 
-/** The graph `cached` describes, over `records` (whose link input is the one it was linked from). */
+/**
+ * The graph `cached` describes, over `records` (whose link input is the one it was linked from). Its
+ * edges are made when first read (compiler/graph/edge-facts.ts); their columns are checked now.
+ */
 export function restoreGraph(records: readonly DocumentRecord[], cached: CachedGraph): Graph {
   const nodes = records.map((record) => record.node).sort((a, b) => compareCodeUnits(a.id, b.id));
-  const { edges } = decodeEdges(cached.edges, nodes);
-  rememberPackedEdges(edges, cached.edges);
-  const graph = { nodes, edges, dangling: cached.dangling, unresolved_ids: cached.unresolved_ids, layer_violations: cached.layer_violations, warnings: cached.warnings };
+  const placeholder: GraphEdge[] = [];
+  const graph = deferEdges({ nodes, edges: placeholder, dangling: cached.dangling, unresolved_ids: cached.unresolved_ids, layer_violations: cached.layer_violations, warnings: cached.warnings }, cached.edges);
   restored.set(graph, cached);
   return graph;
 }
@@ -221,7 +224,7 @@ function encodedGraph(graph: Graph, packr: Packr): GraphParts | null {
   const bytes = cached && graphBytes.get(cached);
   if (
     bytes &&
-    packedEdges(graph.edges, graph.nodes) === cached.edges &&
+    graphPackedEdges(graph, graph.nodes) === cached.edges &&
     graph.dangling === cached.dangling &&
     graph.unresolved_ids === cached.unresolved_ids &&
     graph.layer_violations === cached.layer_violations &&
@@ -231,7 +234,7 @@ function encodedGraph(graph: Graph, packr: Packr): GraphParts | null {
   const rest = exactJson({ dangling: graph.dangling, unresolved_ids: graph.unresolved_ids, layer_violations: graph.layer_violations, warnings: graph.warnings });
   if (!rest) return null;
   // A copy: the packer reuses its buffer.
-  return [Uint8Array.prototype.slice.call(packr.pack(packedEdges(graph.edges, graph.nodes))), rest];
+  return [Uint8Array.prototype.slice.call(packr.pack(graphPackedEdges(graph, graph.nodes))), rest];
 }
 
 /**

@@ -12,7 +12,6 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Packr } from 'msgpackr';
-import { defineLazy } from '../../formats/lazy.js';
 import { lightNode, withLazyBody } from '../../formats/bundle/nodes.js';
 import { newPackr } from '../../formats/msgpack.js';
 import type { DocumentRecord, RawLink } from '../../model/records.js';
@@ -87,9 +86,34 @@ export function loadRecord(entry: StoredRecord, unpackr: Packr, links: 'now' | '
   rememberPackedNode(node, key, entry.body);
   if (links === 'now') return { node, links: unpackr.unpack(entry.links) as RawLink[] };
   const record = { node } as DocumentRecord;
-  defineLazy(record, 'links', () => unpackr.unpack(entry.links) as RawLink[]);
+  // The links' bytes in a hidden slot and one accessor shared by every record: a getter and a
+  // setter made per record (formats/lazy.ts) gave each of 10,800 records its own closures, contexts
+  // and hidden class, ~9 long-lived objects apiece that every collection had to copy or mark.
+  Object.defineProperty(record, LINKS, { value: entry.links, writable: true });
+  Object.defineProperty(record, 'links', LINKS_ACCESSOR);
   return record;
 }
+
+/** Where a record loaded `on-access` keeps its links: their msgpack bytes until first read, then the decoded list. */
+const LINKS = Symbol('links');
+
+type WithLinks = DocumentRecord & { [LINKS]: Uint8Array | RawLink[] };
+
+const linksUnpackr = newPackr();
+
+/** `links` of a record loaded `on-access`: decoded on first read and kept; an assignment replaces them. */
+const LINKS_ACCESSOR: PropertyDescriptor = {
+  enumerable: true,
+  configurable: true,
+  get(this: WithLinks): RawLink[] {
+    const held = this[LINKS];
+    if (held instanceof Uint8Array) return (this[LINKS] = linksUnpackr.unpack(held) as RawLink[]);
+    return held;
+  },
+  set(this: WithLinks, links: RawLink[]) {
+    this[LINKS] = links;
+  },
+};
 
 /** The lengths of `entries`, three per entry, as a header lists them. */
 export function entryLengths(entries: readonly StoredRecord[]): number[] {

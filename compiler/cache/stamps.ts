@@ -24,8 +24,11 @@ export interface FileState {
   ctimeMs: number;
 }
 
-/** Path → its state, or null when the file was not there. A path absent from the map was not stat-ed (do it when needed). */
-export type StatLookup = ReadonlyMap<string, FileState | null>;
+/** Path → its state, or null when the file was not there. A path it does not have was not stat-ed (do it when needed). */
+export interface StatLookup {
+  has(path: string): boolean;
+  get(path: string): FileState | null | undefined;
+}
 
 /**
  * Stats of `paths` under `dir`, taken ahead of the stage that uses them (compiler/incremental/earlier.ts
@@ -33,13 +36,51 @@ export type StatLookup = ReadonlyMap<string, FileState | null>;
  * than "not there" is left out: the stage stats it again and reports the error as it would have.
  */
 export function statLookup(dir: string, paths: readonly string[]): StatLookup {
-  const states = new Map<string, FileState | null>();
+  const taken = new TakenStats(paths.length);
   const base = folderPrefix(dir);
   for (const path of paths) {
     const state = fileState(base + path);
-    if (state !== undefined) states.set(path, state);
+    if (state !== undefined) taken.add(path, state);
   }
-  return states;
+  return taken;
+}
+
+/**
+ * Stats held as numbers in one column, each state made when asked. They are taken while the record
+ * cache is read and live until its stages use them, so they outlive a dozen scavenges: 21,600 state
+ * objects with two float fields each (every one a heap number) were ~65,000 objects for the
+ * collector to copy and mark (docs/decisions/one-edit-build.md, "fewer long-lived objects").
+ */
+class TakenStats implements StatLookup {
+  /** Path → its row, or -1 when the file was not there. */
+  private readonly rows = new Map<string, number>();
+  /** Per row: isFile (1/0), size, mtimeMs, ctimeMs. */
+  private readonly values: Float64Array;
+  private count = 0;
+
+  constructor(capacity: number) {
+    this.values = new Float64Array(capacity * 4);
+  }
+
+  add(path: string, state: FileState | null): void {
+    if (state === null) return void this.rows.set(path, -1);
+    const at = this.count++ * 4;
+    this.values[at] = state.isFile ? 1 : 0;
+    this.values[at + 1] = state.size;
+    this.values[at + 2] = state.mtimeMs;
+    this.values[at + 3] = state.ctimeMs;
+    this.rows.set(path, at);
+  }
+
+  has(path: string): boolean {
+    return this.rows.has(path);
+  }
+
+  get(path: string): FileState | null | undefined {
+    const at = this.rows.get(path);
+    if (at === undefined || at < 0) return at === undefined ? undefined : null;
+    return { isFile: this.values[at] === 1, size: this.values[at + 1]!, mtimeMs: this.values[at + 2]!, ctimeMs: this.values[at + 3]! };
+  }
 }
 
 /**

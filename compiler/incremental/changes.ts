@@ -45,7 +45,7 @@ function diffSources(previous: PreviousIndex | null, files: readonly { path: str
       events.push({ event: 'EVT-KDDDocument-Stale', payload: { document_id: documentId, source_path: path, previous_hash: previousHash, current_hash: hash, detected_at: now() } });
     }
   }
-  for (const path of Object.keys(before).sort(compareCodeUnits)) if (!current.has(path)) changes.deleted.push(path);
+  changes.deleted.push(...Object.keys(before).filter((path) => !current.has(path)).sort(compareCodeUnits));
   return { changes, events };
 }
 

@@ -102,11 +102,13 @@ function earlier(indexDir: string | null, found: Found): Earlier {
 function summarize({ manifest, records, tombstones }: IndexContent, lazyChunks: boolean): PreviousIndex {
   const embedded = manifest.index_level !== 'L1';
   const nodes = records.map(({ node }): PreviousNode => {
-    const summary = { id: node.id, doc_id: node.doc_id, source_file: node.source_file, source_hash: node.source_hash };
-    if (!embedded) return { ...summary, chunks: 0 };
-    if (!lazyChunks) return { ...summary, chunks: chunkNode(node).length };
+    // Literals, not a spread of a shared part: a spread gave each of 10,800 summaries, kept through the build, a hidden class of its own.
+    if (!embedded || !lazyChunks) return { id: node.id, doc_id: node.doc_id, source_file: node.source_file, source_hash: node.source_hash, chunks: embedded ? chunkNode(node).length : 0 };
     return {
-      ...summary,
+      id: node.id,
+      doc_id: node.doc_id,
+      source_file: node.source_file,
+      source_hash: node.source_hash,
       get chunks() {
         return chunkNode(node).length;
       },
@@ -188,13 +190,14 @@ async function readIndexLeniently(indexDir: string, corrupt: OnCorrupt): Promise
  */
 function checkNodeFiles(indexDir: string, records: readonly DocumentRecord[], known: ReadonlyMap<string, ArtifactStamp>, taken: StatLookup | null): { distrusted: Set<string>; nodeStamps: Map<string, ArtifactStamp> } {
   const paths = records.map(nodeFilePath);
-  const nodeStamps = stampFiles(indexDir, paths, taken);
+  const now = stampFiles(indexDir, paths, taken);
+  const nodeStamps = new Map<string, ArtifactStamp>();
   const distrusted = new Set<string>();
   for (const path of paths) {
-    if (!sameStamp(known.get(path), nodeStamps.get(path))) {
-      distrusted.add(path);
-      nodeStamps.delete(path);
-    }
+    const stamp = known.get(path);
+    // The cache's own stamp object when the file matches it (equal values): no second copy of 10,800 stamps kept through the build.
+    if (sameStamp(stamp, now.get(path))) nodeStamps.set(path, stamp!);
+    else distrusted.add(path);
   }
   return { distrusted, nodeStamps };
 }

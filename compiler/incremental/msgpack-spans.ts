@@ -9,9 +9,12 @@
 import type { Packr } from 'msgpackr';
 import { packCopy } from '../../formats/bundle/write.js';
 
-/** Byte offset just past the msgpack value that starts at `at`; throws on truncated or unknown bytes. */
-export function valueEnd(bytes: Uint8Array, at: number): number {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+/**
+ * Byte offset just past the msgpack value that starts at `at`; throws on truncated or unknown bytes.
+ * `view`: a DataView over `bytes`, for a caller that walks many values (one made per call was ~90,000
+ * short-lived objects in a one-edit patch at 10,800 documents).
+ */
+export function valueEnd(bytes: Uint8Array, at: number, view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)): number {
   let pending = 1;
   while (pending > 0) {
     pending--;
@@ -31,7 +34,7 @@ export function valueEnd(bytes: Uint8Array, at: number): number {
     else if (t === 0xcb || t === 0xcf || t === 0xd3) at += 9;
     else if (t === 0xcc || t === 0xd0) at += 2;
     else if (t === 0xcd || t === 0xd1) at += 3;
-    else if (t >= 0xd4 && t <= 0xd8) at += 2 + [1, 2, 4, 8, 16][t - 0xd4]!;
+    else if (t >= 0xd4 && t <= 0xd8) at += 2 + (1 << (t - 0xd4));
     else if (t === 0xdc) (pending += view.getUint16(at + 1)), (at += 3);
     else if (t === 0xdd) (pending += view.getUint32(at + 1)), (at += 5);
     else if (t === 0xde) (pending += view.getUint16(at + 1) * 2), (at += 3);
@@ -56,24 +59,29 @@ function container(bytes: Uint8Array, at: number, kind: 'array' | 'map'): { coun
 /** `[start, end)` of each item of the array at `at`, as a flat list of offsets: item i is `[spans[i], spans[i + 1])`. */
 export function arrayItems(bytes: Uint8Array, at: number): Uint32Array {
   const { count, first } = container(bytes, at, 'array');
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const spans = new Uint32Array(count + 1);
   spans[0] = first;
-  for (let i = 0; i < count; i++) spans[i + 1] = valueEnd(bytes, spans[i]!);
+  for (let i = 0; i < count; i++) spans[i + 1] = valueEnd(bytes, spans[i]!, view);
   return spans;
 }
 
-/** Each entry of the map at `at` (string keys): its key and the `[start, end)` of its value. */
-export function mapEntries(bytes: Uint8Array, at: number, unpackr: Packr): Map<string, { start: number; end: number }> {
+/**
+ * Each entry of the map at `at` (string keys): its key and the `[start, end)` of its value.
+ * `end(key, start)`: where the value under `key` ends, for a caller that walks some values itself
+ * (and keeps what it found on the way); by default {@link valueEnd}.
+ */
+export function mapEntries(bytes: Uint8Array, at: number, unpackr: Packr, end?: (key: string, start: number) => number): Map<string, { start: number; end: number }> {
   const { count, first } = container(bytes, at, 'map');
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const entries = new Map<string, { start: number; end: number }>();
   let cursor = first;
   for (let i = 0; i < count; i++) {
-    const keyEnd = valueEnd(bytes, cursor);
+    const keyEnd = valueEnd(bytes, cursor, view);
     const key = unpackr.unpack(bytes.subarray(cursor, keyEnd)) as unknown;
     if (typeof key !== 'string') throw new RangeError('msgpack map key is not a string');
-    const end = valueEnd(bytes, keyEnd);
-    entries.set(key, { start: keyEnd, end });
-    cursor = end;
+    cursor = end ? end(key, keyEnd) : valueEnd(bytes, keyEnd, view);
+    entries.set(key, { start: keyEnd, end: cursor });
   }
   return entries;
 }
@@ -108,14 +116,15 @@ export function mapParts(packr: Packr, keys: readonly string[], values: readonly
  * RangeError when `bytes` end before it.
  */
 export function valueAt(bytes: Uint8Array, at: number, keys: readonly string[], unpackr: Packr): number {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   for (const wanted of keys) {
     const { count, first } = container(bytes, at, 'map');
     let cursor = first;
     let found = -1;
     for (let i = 0; i < count && found < 0; i++) {
-      const keyEnd = valueEnd(bytes, cursor);
+      const keyEnd = valueEnd(bytes, cursor, view);
       if (unpackr.unpack(bytes.subarray(cursor, keyEnd)) === wanted) found = keyEnd;
-      else cursor = valueEnd(bytes, keyEnd);
+      else cursor = valueEnd(bytes, keyEnd, view);
     }
     if (found < 0) throw new Error(`no ${wanted} in the map`);
     at = found;

@@ -21,9 +21,10 @@ export interface Changes {
   /** First new chunk of each node (nodes + 1 entries). */
   chunkStart: Uint32Array;
   /**
-   * Terms the changed nodes had or have (in their fields, in their chunks), when their previous
-   * products are known (the pack memo holds them): every other term's postings are copied in runs
-   * without looking at them (chunk terms: only when no chunk moved). Null: each term's postings are checked.
+   * Terms whose contribution the changed nodes changed (in their fields, in their chunks: a tf, a
+   * chunk, a term gained or lost), when their previous products are known (the pack memo or the
+   * last pack's record holds them): every other term's postings are copied in runs without looking
+   * at them (chunk terms: only when no chunk moved). Null: each term's postings are checked.
    */
   affected: { text: ReadonlySet<string>; chunks: ReadonlySet<string> | null } | null;
 }
@@ -39,9 +40,11 @@ export function patchTextIndex(previous: SerializedTextIndex, packs: readonly No
   const fields = previous.fields.length;
   if (previous.nodes !== packs.length || previous.lens.byteLength !== packs.length * fields * 2 || !sameKeys(previous, packs, changes)) return null;
   const added: Additions = new Map();
+  // A term outside `affected` contributes what it did before: its postings are copied as they are.
+  const affected = changes.affected?.text;
   for (const doc of changes.nodes) {
     const list = packs[doc]!.terms;
-    for (let k = 0; k < list.length; k += 2) push(added, terms[list[k]!]!, doc, list[k + 1]!);
+    for (let k = 0; k < list.length; k += 2) if (!affected || affected.has(terms[list[k]!]!)) push(added, terms[list[k]!]!, doc, list[k + 1]!);
   }
   const lens = bytesToU16(previous.lens);
   for (const doc of changes.nodes) for (let f = 0; f < fields; f++) lens[doc * fields + f] = packs[doc]!.lens[f]!;
@@ -76,12 +79,17 @@ export function patchTextIndex(previous: SerializedTextIndex, packs: readonly No
  */
 export function patchChunkIndex(previous: SerializedChunkIndex, packs: readonly NodePack[], terms: readonly string[], changes: Changes): SerializedChunkIndex {
   const added: Additions = new Map();
+  // Known only when no chunk moved: a term outside it has the same chunks and tfs as before, and keeps its bytes.
+  const affected = changes.affected?.chunks;
   let extra = 0;
   for (const node of changes.nodes) {
     const pack = packs[node]!;
     let from = 0;
     pack.chunkEnds.forEach((end, k) => {
-      for (let q = from; q < end; q += 2) push(added, terms[pack.chunkTerms[q]!]!, changes.chunkStart[node]! + k, Math.min(pack.chunkTerms[q + 1]!, 255)), extra++;
+      for (let q = from; q < end; q += 2) {
+        const term = terms[pack.chunkTerms[q]!]!;
+        if (!affected || affected.has(term)) push(added, term, changes.chunkStart[node]! + k, Math.min(pack.chunkTerms[q + 1]!, 255)), extra++;
+      }
       from = end;
     });
   }

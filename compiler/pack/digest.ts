@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { stableJson } from '../../formats/canonical.js';
+import { manifestText } from '../../formats/index-dir/manifest.js';
 import { codeFingerprint } from '../cache/code-fingerprint.js';
 import type { CompileResult } from '../report.js';
 
@@ -9,7 +9,7 @@ import type { CompileResult } from '../report.js';
  * the code that packs. `kdd.json` records it; a pointer with another digest is stale.
  */
 export function indexDigest(result: Pick<CompileResult, 'manifest' | 'graph'>): string {
-  const hash = createHash('sha256').update(codeFingerprint()).update('\0').update(stableJson(result.manifest));
+  const hash = createHash('sha256').update(codeFingerprint()).update('\0').update(manifestText(result.manifest));
   for (const node of result.graph.nodes) hash.update(`\0${node.id}\0${node.source_file}\0${node.indexed_at ?? ''}`);
   return hash.digest('hex');
 }

@@ -19,6 +19,7 @@ import { canonical } from '../../formats/canonical.js';
 import { chunkCount, memoNodePack, type NodePack, type PackMemo } from '../cache/pack-memo.js';
 import { computeNodePack } from './node-pack.js';
 import { packedEdges, packedNode, type PackedNode } from '../cache/packed-node.js';
+import { graphPackedEdges } from '../graph/edge-facts.js';
 import type { GraphNode } from '../../model/graph.js';
 
 /** Hex characters of the SHA-256 in a bundle's name. */
@@ -93,7 +94,7 @@ export function plainParts(input: PackInput, nodes: readonly GraphNode[]) {
     // Who built it and at which HEAD is not part of what was built: two developers' bundles of the
     // same tree are equal, and a commit that touches no spec does not change the bundle.
     manifest: canonical({ ...input.manifest, indexed_by: null, git_commit: null }),
-    edges: packedEdges(input.edges, nodes),
+    edges: graphPackedEdges(input, nodes),
   } as Pick<PackInput, 'manifest' | 'layer_violations' | 'dangling' | 'unresolved_ids'> & { format: typeof BUNDLE_FORMAT_VERSION; edges: ReturnType<typeof packedEdges> };
   for (const key of ['layer_violations', 'dangling', 'unresolved_ids'] as const) defineLazy(parts, key, () => canonical(input[key]));
   return parts;

@@ -70,13 +70,37 @@ export interface DecodedEdges {
   incoming: number[][];
 }
 
+/** Edge columns checked against the tables they index: {@link edgesFrom} reads them without checks. */
+export interface EdgeColumns {
+  count: number;
+  strings: readonly string[];
+  from: ArrayLike<number>;
+  to: ArrayLike<number>;
+  type: ArrayLike<number>;
+  method: ArrayLike<number>;
+  source: ArrayLike<number>;
+  meta: ArrayLike<number>;
+  /** The distinct metadata objects (edges with equal metadata share one, never mutated). */
+  metadata: Record<string, string>[];
+  flags: ArrayLike<number>;
+}
+
 export function decodeEdges(data: unknown, nodes: readonly GraphNode[]): DecodedEdges {
+  return edgesFrom(checkEdges(data, nodes.length), nodes);
+}
+
+/**
+ * The columns of `data` for a graph of `nodeCount` nodes, every value checked (INDEX_UNAVAILABLE
+ * when one is out of range), without making an edge: what a build that may never read the edges
+ * keeps (compiler/graph/edge-facts.ts).
+ */
+export function checkEdges(data: unknown, nodeCount: number): EdgeColumns {
   const encoded = data as Partial<EncodedEdges> | null;
   if (!encoded || typeof encoded.count !== 'number' || !Array.isArray(encoded.strings) || !Array.isArray(encoded.metadata)) {
     throw corrupt('edges are missing');
   }
   const { count, strings } = encoded;
-  const n = nodes.length;
+  const n = nodeCount;
   const from = decodeUints(encoded.from, count, 'edge from');
   const to = decodeUints(encoded.to, count, 'edge to');
   const type = decodeUints(encoded.type, count, 'edge type');
@@ -85,13 +109,12 @@ export function decodeEdges(data: unknown, nodes: readonly GraphNode[]): Decoded
   const meta = decodeUints(encoded.meta, count, 'edge metadata');
   const flags = decodeUints(encoded.flags, count, 'edge flags');
   for (const value of strings) if (typeof value !== 'string') throw corrupt('edge string table holds a non-string');
-  // Every column checked against its table once, so the loop below indexes without checks.
+  // Every column checked against its table once, so the loop of edgesFrom indexes without checks.
   const m = strings.length;
   if (count > 0 && (max(type) >= m || max(method) >= m || max(source) > m || max(from) >= n + m || max(to) >= n + m || max(meta) >= encoded.metadata.length)) {
     throw corrupt('edge column value out of range');
   }
-  const ids = nodes.map((node) => node.id);
-  // Edges with equal metadata share one (never mutated) object, as they share their strings.
+  for (let i = 0; i < count; i++) if (source[i] === 0 && from[i]! >= n) throw corrupt('edge column value out of range');
   const metadata = encoded.metadata.map((flat) => {
     const object: Record<string, string> = {};
     if (!Array.isArray(flat)) throw corrupt('edge metadata is malformed');
@@ -103,6 +126,14 @@ export function decodeEdges(data: unknown, nodes: readonly GraphNode[]): Decoded
     }
     return object;
   });
+  return { count, strings, from, to, type, method, source, meta, metadata, flags };
+}
+
+/** The edges of checked `columns` over `nodes` (the graph's nodes sorted by id, as encoded), with each node's outgoing and incoming edge positions. */
+export function edgesFrom(columns: EdgeColumns, nodes: readonly GraphNode[]): DecodedEdges {
+  const { count, strings, from, to, type, method, source, meta, metadata, flags } = columns;
+  const n = nodes.length;
+  const ids = nodes.map((node) => node.id);
   const outgoing: number[][] = [];
   const incoming: number[][] = [];
   for (let i = 0; i < n; i++) outgoing.push([]), incoming.push([]);
@@ -111,7 +142,6 @@ export function decodeEdges(data: unknown, nodes: readonly GraphNode[]): Decoded
     const f = from[i]!;
     const t = to[i]!;
     const s = source[i]!;
-    if (s === 0 && f >= n) throw corrupt('edge column value out of range');
     const flag = flags[i]!;
     // Keys in code-unit order, as the packer's canonical form has them.
     edges[i] = {

@@ -187,6 +187,21 @@ describe('terms of products the pack memo did not save (compiler/incremental/pat
     expect((await buildIndex(dirs)).bundle.hash).toBe(await reference(second));
   });
 
+  it('a word moved to another chunk of the same node with the same tf: its postings are written again, same bytes as a full pack', async () => {
+    const root = await fresh();
+    const dirs = { specsDir: join(root, 'specs'), outDir: join(root, 'dist'), indexDir: join(root, '.kdd-index') };
+    const entity = (n: number, first: string, second: string) => `---\nid: Ent${n}\nkind: entity\n---\n# Ent${n}\n\n## Descripción\n\nAlfa ${first}.\n\n## Atributos\n\nBeta ${second}.\n`;
+    const tree: Tree = Object.fromEntries(Array.from({ length: 8 }, (_, i) => [docPath({ kind: 'entity', n: i + 1 }), entity(i + 1, i === 0 ? 'zafiro' : 'gamma', 'delta')]));
+    await writeTree(dirs.specsDir, tree);
+    await buildIndex(dirs);
+    const path = docPath({ kind: 'entity', n: 1 });
+    // Same words, same tfs, same chunk count: only "zafiro"'s chunk moved.
+    const next = { ...tree, [path]: entity(1, 'delta', 'zafiro') };
+    await writeTree(dirs.specsDir, next, tree);
+    const edited = await buildIndex(dirs);
+    expect(edited.bundle.hash).toBe(packBundle(await packInput(join(root, 'ref'), next)).hash);
+  });
+
   it('a term changed in the last pack\'s record is seen (checksum): the build packs in full and still equals a full pack', async () => {
     const root = await fresh();
     const dirs = { specsDir: join(root, 'specs'), outDir: join(root, 'dist'), indexDir: join(root, '.kdd-index') };

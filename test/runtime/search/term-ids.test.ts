@@ -49,3 +49,25 @@ describe('TermIds.tokenIds', () => {
     expect(Array.from(ids.toArray(), (id) => vocab.terms[id])).toEqual(tokenize(words.join(' ')));
   });
 });
+
+describe('TermIds started from a vocabulary and its term order (a pack cache)', () => {
+  it('gives every term the id a vocabulary with a map of all of them gives, old terms and new', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.string({ unit: fc.constantFrom(...UNITS), maxLength: 4 }), { maxLength: 40 }), fc.array(fc.string({ unit: fc.constantFrom(...UNITS), maxLength: 4 }), { maxLength: 60 }), (start, asked) => {
+        const order = Uint32Array.from(start.map((_, i) => i).sort((a, b) => (start[a]! < start[b]! ? -1 : start[a]! > start[b]! ? 1 : 0)));
+        const mapped = new TermIds(start);
+        const searched = new TermIds(start, order);
+        expect(searched.terms).toEqual(start);
+        for (const term of [...asked, ...start, ...asked]) expect(searched.id(term)).toBe(mapped.id(term));
+        expect(searched.terms).toEqual(mapped.terms);
+        // Whole texts too: the run memo on top of the lookups.
+        const [a, b] = [new IdList(), new IdList()];
+        const text = asked.join(' ');
+        mapped.tokenIds(text, a);
+        searched.tokenIds(text, b);
+        expect(Array.from(b.toArray())).toEqual(Array.from(a.toArray()));
+      }),
+      { seed: 17, numRuns: 300 },
+    );
+  });
+});
