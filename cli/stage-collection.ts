@@ -5,12 +5,12 @@
  * At the pack, a `--full` rebuild holds no more than a fresh build, but V8 ran its last mark-compact
  * inside extract, while the previous index's bytes were still alive, and sets its next one by that:
  * it comes only at ~450 MB of heap, in the pack, 50–70 MB of RSS above a fresh build. A collection
- * when the pack starts (the previous index, extract's and emit's garbage all dead) fixes that, and
- * one when the write starts does the same for the pack's scratch. A fresh build needs neither: V8
- * collects by itself at the start of emit and in the pack, and a forced collection there only moved
- * its later ones, so that its write ended 15–20 MB higher and cost ~0.1 s of CPU each. So a boundary
- * collects only when V8 ran no full collection of its own since the stage before began; a collection
- * is ~0.1 s at 10,800 documents and then stands in for the one V8 would have run in the pack.
+ * when the pack starts (the previous index, extract's and emit's garbage all dead) fixes that. It
+ * runs in every build: a fresh build's own collection in emit left its heap limit at ~420 MB, which
+ * the pack reached while it released the graph's texts (compiler/pack/pack.ts `prepareNodes`), so
+ * its peak was 530 or 590 MB depending on where that collection fell. One when the write starts
+ * does the same for the pack's scratch, unless V8 ran a full collection of its own during the pack.
+ * A collection is ~0.1 s at 10,800 documents.
  *
  * Only in a process of its own: library users and in-process callers own their heap (cli/main.ts
  * `heapCollector` gives `collectGarbage` to the build command of its own process and to nothing
@@ -19,10 +19,10 @@
  */
 import type { BuildPhase, ProgressListener } from '../compiler/progress.js';
 
-/** The phases at whose start the heap is collected, unless V8 ran a full collection since the previous one in {@link WATCH_FROM} started. */
+/** The phases at whose start the heap is collected, unless V8 ran a full collection of its own since a phase of {@link WATCH_FROM} started (the pack always collects: nothing is watched before it). */
 export const COLLECT_AT: readonly BuildPhase[] = ['pack', 'write'];
 /** The phases at whose start the watch for V8's own full collections begins (after any check of {@link COLLECT_AT}). */
-export const WATCH_FROM: readonly BuildPhase[] = ['emit', 'pack'];
+export const WATCH_FROM: readonly BuildPhase[] = ['pack'];
 
 /** Heap in use below which a collection is not worth its time. */
 export const WORTH_COLLECTING_BYTES = 128 * 1024 * 1024;

@@ -146,7 +146,9 @@ export async function buildIndex(options: IndexBuildOptions): Promise<IndexBuild
     // Nodes changed in place: the previous bundle is patched instead of packed again (same bytes).
     const previous = earlier.fullReason === null ? await previousPack(indexDir, outDir, checked) : null;
     const pack = (with_: PackMemo | undefined): PackedBundle => {
-      prepared = prepareNodes(input, with_);
+      // The graph's texts are released as the pack goes: after it, the record cache stores the
+      // nodes' packed bodies and the report counts nodes, so nothing here reads them again.
+      prepared = prepareNodes(input, with_, true);
       return (previous && patchBundle(previous, input, prepared, with_)) || packPrepared(input, prepared);
     };
     try {

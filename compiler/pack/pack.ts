@@ -69,8 +69,14 @@ export interface PreparedNodes {
   terms: readonly string[];
 }
 
-/** Tokenises and chunks each node once (or takes it from the memo): the per-node half of the pack. */
-export function prepareNodes(input: PackInput, memo?: PackMemo): PreparedNodes {
+/**
+ * Tokenises and chunks each node once (or takes it from the memo): the per-node half of the pack.
+ * `release`: once a node's products are made, its sections and indexed fields are read from its
+ * packed body instead (equal values, keys in canonical order), so the texts it held can be
+ * collected during the pack; for callers that read them rarely afterwards (`kdd build`: ~100 MB of
+ * heap at 10,800 documents, docs/decisions/build-speed.md).
+ */
+export function prepareNodes(input: PackInput, memo?: PackMemo, release = false): PreparedNodes {
   // L3 summaries become a last, searchable section of their node (compiler/enrich/edges.ts).
   const nodes = withEnrichmentSections(input.nodes, input.enrichment_summaries);
   const packed = nodes.map(packedNode);
@@ -79,8 +85,18 @@ export function prepareNodes(input: PackInput, memo?: PackMemo): PreparedNodes {
   const counter = new TermCounter();
   // Products come from the node as given (key order does not change them), not from the packed
   // node, whose text would have to be decoded from its body again.
-  const packs = packed.map((p, i) => (memo ? memoNodePack(memo, p.key, () => computeNodePack(nodes[i]!, memo.vocab, counter)) : computeNodePack(nodes[i]!, vocab, counter)));
+  const packs = packed.map((p, i) => {
+    const pack = memo ? memoNodePack(memo, p.key, () => computeNodePack(nodes[i]!, memo.vocab, counter)) : computeNodePack(nodes[i]!, vocab, counter);
+    if (release) releaseHeavyParts(nodes[i]!, p);
+    return pack;
+  });
   return { packed, packs, terms: vocab.terms };
+}
+
+/** From here on, `node`'s sections and indexed fields decode from its packed body when read (a node that is its own packed form, read from a cache, already does). */
+function releaseHeavyParts(node: GraphNode, packed: PackedNode): void {
+  if (packed.node === node) return;
+  for (const key of ['sections', 'indexed_fields'] as const) defineLazy(node, key, () => packed.node[key]);
 }
 
 /**
