@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../../compiler/pipeline.js';
 import { writeSite } from '../../library/site.js';
 import { createServer, type KddServer } from '../../server/http.js';
-import { KDD_ENGINE_SPECS, tempTree } from '../helpers/temp-tree.js';
+import { KDD_ENGINE_SPECS, removeTree, tempTree } from '../helpers/temp-tree.js';
 import { CHROMIUM, hasChromium as chromiumPresent, launchChromium, type Chromium } from './_chromium.js';
 import { existsSync } from 'node:fs';
 
@@ -52,6 +52,7 @@ describe.skipIf(!ready)('the site reads like the specs (kdd-engine, Chromium)', 
   let page: Page;
   let url: string;
   let hostileUrl: string;
+  let hostileSpecs: string | undefined;
   const errors: string[] = [];
   const axeSource = readFile(AXE, 'utf8');
 
@@ -68,7 +69,8 @@ describe.skipIf(!ready)('the site reads like the specs (kdd-engine, Chromium)', 
       return (await server.listen(0)).url;
     };
     url = await serve(KDD_ENGINE_SPECS, 'engine');
-    hostileUrl = await serve(await tempTree({ '01-domain/entities/Hostile.md': HOSTILE }), 'hostile');
+    hostileSpecs = await tempTree({ '01-domain/entities/Hostile.md': HOSTILE });
+    hostileUrl = await serve(hostileSpecs, 'hostile');
     await mkdir(ARTIFACTS, { recursive: true });
     browser = await launchChromium();
     page = browser.context.pages()[0] ?? (await browser.context.newPage());
@@ -82,6 +84,7 @@ describe.skipIf(!ready)('the site reads like the specs (kdd-engine, Chromium)', 
     for (const server of servers) await server.close();
     servers = [];
     if (work) await rm(work, { recursive: true, force: true });
+    if (hostileSpecs) await removeTree(hostileSpecs);
   });
 
   const shot = (name: string) => page.screenshot({ path: join(ARTIFACTS, `${name}.png`) });

@@ -1,10 +1,10 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CliIO } from '../../cli/command.js';
 import { contextCommand, coverageCommand, graphCommand, healthCommand, hintsCommand, impactCommand, QUERY_COMMANDS, searchCommand, violationsCommand } from '../../cli/commands/query-commands.js';
 import { table } from '../../cli/format.js';
 import { commandHelp, type Command } from '../../cli/command.js';
 import { makeBundle } from '../helpers/make-index.js';
-import { writeDist } from '../helpers/write-dist.js';
+import { removeWrittenDists, writeDist } from '../helpers/write-dist.js';
 
 let dist: string;
 
@@ -22,6 +22,7 @@ beforeAll(async () => {
   );
   dist = (await writeDist(bundle)).dir;
 });
+afterAll(removeWrittenDists);
 
 async function run(command: Command, argv: string[], cwd = '/') {
   const out: string[] = [];

@@ -2,14 +2,15 @@ import { createHash } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import fc from 'fast-check';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { loadBundle, readAndHash } from '../../library/load-bundle.js';
 import { fetchIndex, loadIndex } from '../../runtime/load.js';
 import { impactFeatureIndex } from '../helpers/make-index.js';
-import { writeDist } from '../helpers/write-dist.js';
+import { removeWrittenDists, writeDist } from '../helpers/write-dist.js';
 import { rejection } from '../helpers/rejection.js';
 
 const bundle = () => impactFeatureIndex().bundle;
+afterAll(removeWrittenDists);
 
 
 describe('loadIndex', () => {
