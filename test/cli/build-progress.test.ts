@@ -1,15 +1,12 @@
 import { spawn } from 'node:child_process';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../../cli/main.js';
 import { LOG_EVERY_MS, progressDisplay, TTY_REDRAW_MS } from '../../cli/progress.js';
 import type { BuildProgress } from '../../compiler/progress.js';
 import { capture } from '../helpers/cli-io.js';
-import { removeTree, tempTree } from '../helpers/temp-tree.js';
+import { tempTree, removedAfter } from '../helpers/temp-tree.js';
 
-const roots: string[] = [];
-afterEach(async () => {
-  await Promise.all(roots.splice(0).map(removeTree));
-});
+const roots = removedAfter('each');
 
 const entity = (name: string, link: string) => `---\nkind: entity\n---\n# ${name}\n\n## Descripción\n\nUn ${name} de un [[${link}]].\n`;
 const tree = () => tempTree(Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`specs/01-domain/entities/E${i}.md`, entity(`E${i}`, `E${(i + 1) % 12}`)])));

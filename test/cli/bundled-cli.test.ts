@@ -7,17 +7,14 @@ import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterEach, describe, expect, it } from 'vitest';
-import { removeTree, tempTree } from '../helpers/temp-tree.js';
+import { describe, expect, it } from 'vitest';
+import { tempTree, removedAfter } from '../helpers/temp-tree.js';
 
 const CLI = new URL('../../build/cli/main.js', import.meta.url).pathname;
 const LIBRARY = new URL('../../build/index.js', import.meta.url).pathname;
 const run = promisify(execFile);
 
-const roots: string[] = [];
-afterEach(async () => {
-  await Promise.all(roots.splice(0).map(removeTree));
-});
+const roots = removedAfter('each');
 
 const entity = (name: string, link: string) => `---\nkind: entity\naliases: [${name}s]\n---\n# ${name}\n\n## Descripción\n\nUn ${name} de un [[${link}]].\n`;
 

@@ -2,15 +2,12 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../../cli/main.js';
 import { capture } from '../helpers/cli-io.js';
-import { removeTree, tempTree } from '../helpers/temp-tree.js';
+import { tempTree, removedAfter } from '../helpers/temp-tree.js';
 
-const roots: string[] = [];
-afterEach(async () => {
-  await Promise.all(roots.splice(0).map(removeTree));
-});
+const roots = removedAfter('each');
 
 const ENTITY = '---\nkind: entity\n---\n# Pedido\n\n## Descripción\n\n- Un pedido de un [[Usuario]].\n';
 

@@ -1,13 +1,10 @@
 import { readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fingerprintOf, MEMO_FILE, writeCodeFingerprintMemo } from '../../compiler/cache/code-fingerprint.js';
-import { removeTree, tempTree } from '../helpers/temp-tree.js';
+import { tempTree, removedAfter } from '../helpers/temp-tree.js';
 
-const roots: string[] = [];
-afterEach(async () => {
-  await Promise.all(roots.splice(0).map(removeTree));
-});
+const roots = removedAfter('each');
 
 const CODE = ['model/graph.js', 'compiler/cache/record-cache.js', 'runtime/search/bm25f.js', 'formats/bundle/nodes.js'];
 const A_MINUTE_AGO = new Date(Date.now() - 60_000);

@@ -6,16 +6,13 @@
  */
 import { cp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildIndex, type IndexBuildReport } from '../../compiler/pipeline.js';
 import type { DomainEvent } from '../../compiler/events.js';
 import { makeTinyModel } from '../helpers/tiny-model/make-tiny-model.js';
-import { removeTree, tempTree } from '../helpers/temp-tree.js';
+import { tempTree, removedAfter } from '../helpers/temp-tree.js';
 
-const roots: string[] = [];
-afterEach(async () => {
-  await Promise.all(roots.splice(0).map(removeTree));
-});
+const roots = removedAfter('each');
 
 const entity = (name: string, link: string, extra = '') => `---\nkind: entity\n---\n# ${name}\n\n## Descripción\n\nUn ${name} de un [[${link}]].${extra}\n`;
 const specs = Object.fromEntries(Array.from({ length: 5 }, (_, i) => [`specs/01-domain/entities/E${i}.md`, entity(`E${i}`, `E${(i + 1) % 5}`)]));

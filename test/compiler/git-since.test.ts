@@ -3,17 +3,14 @@ import { cp, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import fc from 'fast-check';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildIndex } from '../../compiler/pipeline.js';
 import { runCli } from '../../cli/main.js';
 import { applyOp, opArbitrary, treeArbitrary, writeTree } from '../helpers/arbitrary-tree.js';
 import { capture } from '../helpers/cli-io.js';
-import { removeTree } from '../helpers/temp-tree.js';
+import { removedAfter } from '../helpers/temp-tree.js';
 
-const roots: string[] = [];
-afterAll(async () => {
-  await Promise.all(roots.map(removeTree));
-});
+const roots = removedAfter('all');
 
 async function fresh(): Promise<string> {
   const root = await mkdtemp(join(tmpdir(), 'kdd-since-'));

@@ -3,16 +3,13 @@ import { mkdtemp, readFile, writeFile, mkdir } from 'node:fs/promises';
 import { existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { addBlock, BLOCK_END, BLOCK_START, hookBlock, installHook, removeBlock, uninstallHook } from '../../compiler/team/hooks.js';
 import { runCli } from '../../cli/main.js';
 import { capture } from '../helpers/cli-io.js';
-import { removeTree } from '../helpers/temp-tree.js';
+import { removedAfter } from '../helpers/temp-tree.js';
 
-const roots: string[] = [];
-afterAll(async () => {
-  await Promise.all(roots.map(removeTree));
-});
+const roots = removedAfter('all');
 
 /**
  * The compiled CLI (`build/`, which `npm ci` and `npm run build:ts` write, as for the other CLI

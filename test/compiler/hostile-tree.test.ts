@@ -7,17 +7,14 @@ import { execFileSync } from 'node:child_process';
 import { appendFile, chmod, cp, mkdir, mkdtemp, readdir, readFile, rename, rm, symlink, truncate, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../../cli/main.js';
 import { MASS_DELETE_MIN } from '../../compiler/mass-delete.js';
 import { buildIndex, type IndexBuildOptions } from '../../compiler/pipeline.js';
 import { capture } from '../helpers/cli-io.js';
-import { FIXTURES, removeTree } from '../helpers/temp-tree.js';
+import { FIXTURES, removedAfter } from '../helpers/temp-tree.js';
 
-const roots: string[] = [];
-afterAll(async () => {
-  await Promise.all(roots.map(removeTree));
-});
+const roots = removedAfter('all');
 
 /** A fresh folder holding a copy of the shop fixture in `specs/`. */
 async function shop(): Promise<string> {

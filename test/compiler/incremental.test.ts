@@ -4,19 +4,16 @@ import { mkdtemp, readdir, readFile, writeFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import fc from 'fast-check';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { build } from '../../compiler/pipeline.js';
 import { buildIndex } from '../../compiler/pipeline.js';
 import { readTombstones } from '../../compiler/emit/tombstones.js';
 import { INDEX_FORMAT_VERSION } from '../../formats/index-dir/manifest.js';
 import { loadBundle } from '../../library/load-bundle.js';
 import { applyOp, opArbitrary, treeArbitrary, writeTree, type Tree } from '../helpers/arbitrary-tree.js';
-import { removeTree } from '../helpers/temp-tree.js';
+import { removedAfter } from '../helpers/temp-tree.js';
 
-const roots: string[] = [];
-afterAll(async () => {
-  await Promise.all(roots.map(removeTree));
-});
+const roots = removedAfter('all');
 
 async function fresh(): Promise<string> {
   const root = await mkdtemp(join(tmpdir(), 'kdd-incr-'));

@@ -7,19 +7,16 @@ import { execFileSync } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildIndex } from '../../compiler/pipeline.js';
 import { mergeAndWrite } from '../../compiler/team/merge-write.js';
 import { stableJson } from '../../formats/canonical.js';
 import { INDEX_FORMAT_VERSION } from '../../formats/index-dir/manifest.js';
 import { parseNodeFile } from '../../formats/index-dir/node-file.js';
 import { writeTree } from '../helpers/arbitrary-tree.js';
-import { removeTree } from '../helpers/temp-tree.js';
+import { removedAfter } from '../helpers/temp-tree.js';
 
-const roots: string[] = [];
-afterAll(async () => {
-  await Promise.all(roots.map(removeTree));
-});
+const roots = removedAfter('all');
 
 const ENTITY = '---\nid: Pedido\nkind: entity\n---\n# Pedido\n\n## Descripción\n\nUn pedido de un [[Usuario]].\n\n## Atributos\n\n| Atributo | Tipo |\n|---|---|\n| total | [[Dinero]] |\n\n## Invariantes\n\n- El total es positivo.\n';
 const USER = '---\nid: Usuario\nkind: entity\n---\n# Usuario\n\n## Descripción\n\nQuien compra.\n';

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readRecordCache, restoreGraph, writeRecordCache, type CachedGraph } from '../../compiler/cache/record-cache.js';
 import { packedEdges, rememberPackedEdges } from '../../compiler/cache/packed-node.js';
 import { readIndexDir } from '../../compiler/emit/read-index-dir.js';
@@ -13,12 +13,9 @@ import { build, buildIndex } from '../../compiler/pipeline.js';
 import { countBy } from '../../compiler/report.js';
 import { canonical } from '../../formats/canonical.js';
 import { treeArbitrary, writeTree } from '../helpers/arbitrary-tree.js';
-import { KDD_ENGINE_SPECS, removeTree } from '../helpers/temp-tree.js';
+import { KDD_ENGINE_SPECS, removedAfter } from '../helpers/temp-tree.js';
 
-const roots: string[] = [];
-afterAll(async () => {
-  await Promise.all(roots.map(removeTree));
-});
+const roots = removedAfter('all');
 
 async function tempRoot(): Promise<string> {
   const root = await mkdtemp(join(tmpdir(), 'kdd-lazy-edges-'));

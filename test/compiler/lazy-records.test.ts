@@ -6,7 +6,7 @@
 import { mkdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Packr } from 'msgpackr';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readRecordCache } from '../../compiler/cache/record-cache.js';
 import { loadRecord, storeRecord } from '../../compiler/cache/record-entries.js';
 import { fileState, statLookup } from '../../compiler/cache/stamps.js';
@@ -14,12 +14,9 @@ import { readIndexDir } from '../../compiler/emit/read-index-dir.js';
 import { buildIndex } from '../../compiler/pipeline.js';
 import { newPackr } from '../../formats/msgpack.js';
 import { nodeFileText } from '../../formats/index-dir/node-file.js';
-import { removeTree, tempTree } from '../helpers/temp-tree.js';
+import { tempTree, removedAfter } from '../helpers/temp-tree.js';
 
-const roots: string[] = [];
-afterAll(async () => {
-  await Promise.all(roots.map(removeTree));
-});
+const roots = removedAfter('all');
 
 const entity = (i: number) => `---\nid: E${i}\nkind: entity\n---\n# E${i}\n\n## Descripción\n\nLa entidad ${i}, ver [[E${(i + 1) % 4}]] y [[Nadie]].\n`;
 

@@ -7,18 +7,15 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { appendFile, cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CACHE_DIR, readRecordCache, recordCachePath } from '../../compiler/cache/record-cache.js';
 import { buildIndex } from '../../compiler/pipeline.js';
 import { BLOB_CACHE_FILE, MERGE_MEMO_FILE, mergeAndWrite, type MergeWriteOptions } from '../../compiler/team/merge-write.js';
 import { worthRewriting } from '../../compiler/cache/rewrite-policy.js';
 import { readIndexForMerge } from '../../compiler/team/merge-inputs.js';
-import { removeTree, tempTree } from '../helpers/temp-tree.js';
+import { tempTree, removedAfter } from '../helpers/temp-tree.js';
 
-const roots: string[] = [];
-afterAll(async () => {
-  await Promise.all(roots.map(removeTree));
-});
+const roots = removedAfter('all');
 
 const ENTITY = (name: string, text: string) => `---\nkind: entity\n---\n# ${name}\n\n## Descripción\n\n${text}\n`;
 const RULE = (id: string, text: string) => `---\nid: ${id}\nkind: business-rule\n---\n# ${id} — Regla\n\n## Declaración\n\n${text}\n`;

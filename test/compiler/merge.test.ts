@@ -2,7 +2,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { compile, packCompiled } from '../../compiler/pipeline.js';
 import type { Tombstone } from '../../formats/index-dir/tombstones.js';
 import { packBundle } from '../../compiler/pack/pack.js';
@@ -10,12 +10,9 @@ import { bundleSource, mergeIndexes, type MergeResult, type MergeSource } from '
 import { decodeBundle } from '../../formats/bundle/bundle.js';
 import { isKddError } from '../../model/errors.js';
 import { TARGETS, treeArbitrary, writeTree, type Tree } from '../helpers/arbitrary-tree.js';
-import { removeTree } from '../helpers/temp-tree.js';
+import { removedAfter } from '../helpers/temp-tree.js';
 
-const roots: string[] = [];
-afterAll(async () => {
-  await Promise.all(roots.map(removeTree));
-});
+const roots = removedAfter('all');
 
 /** A tree compiled in memory, as `.kdd-index/` would hold it. */
 async function indexOf(tree: Tree, source: string, tombstones: Tombstone[] = []): Promise<MergeSource> {

@@ -3,19 +3,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { Packr } from 'msgpackr';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { compile } from '../../compiler/pipeline.js';
 import { packBundle, type PackInput } from '../../compiler/pack/pack.js';
 import { chunkCount, createPackMemo, packMemoPath, PackMemoCorrupt, readPackMemo, writePackMemo, type NodePack, type PackMemo } from '../../compiler/cache/pack-memo.js';
 import { checksum } from '../../compiler/cache/checksum.js';
 import { buildIndex } from '../../compiler/pipeline.js';
 import { applyOp, opArbitrary, treeArbitrary, writeTree, type Tree } from '../helpers/arbitrary-tree.js';
-import { removeTree } from '../helpers/temp-tree.js';
+import { removedAfter } from '../helpers/temp-tree.js';
 
-const roots: string[] = [];
-afterAll(async () => {
-  await Promise.all(roots.map(removeTree));
-});
+const roots = removedAfter('all');
 
 async function fresh(): Promise<string> {
   const root = await mkdtemp(join(tmpdir(), 'kdd-packcache-'));

@@ -2,16 +2,13 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { compile } from '../../compiler/pipeline.js';
 import { packBundle, packPrepared, prepareNodes, type PackInput } from '../../compiler/pack/pack.js';
 import { treeArbitrary, writeTree } from '../helpers/arbitrary-tree.js';
-import { removeTree } from '../helpers/temp-tree.js';
+import { removedAfter } from '../helpers/temp-tree.js';
 
-const roots: string[] = [];
-afterAll(async () => {
-  await Promise.all(roots.map(removeTree));
-});
+const roots = removedAfter('all');
 
 async function packInput(tree: Parameters<typeof writeTree>[1]): Promise<PackInput> {
   const root = await mkdtemp(join(tmpdir(), 'kdd-packrelease-'));

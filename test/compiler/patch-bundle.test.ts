@@ -2,7 +2,7 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildIndex, compile } from '../../compiler/pipeline.js';
 import { packBundle, packPrepared, prepareNodes, type PackInput } from '../../compiler/pack/pack.js';
 import { createPackMemo } from '../../compiler/cache/pack-memo.js';
@@ -12,12 +12,9 @@ import { binHeader } from '../../formats/bundle/write.js';
 import { newPackr } from '../../formats/msgpack.js';
 import { loadBundle } from '../../library/load-bundle.js';
 import { docPath, docText, treeArbitrary, writeTree, type Tree } from '../helpers/arbitrary-tree.js';
-import { removeTree } from '../helpers/temp-tree.js';
+import { removedAfter } from '../helpers/temp-tree.js';
 
-const roots: string[] = [];
-afterAll(async () => {
-  await Promise.all(roots.map(removeTree));
-});
+const roots = removedAfter('all');
 
 async function fresh(): Promise<string> {
   const root = await mkdtemp(join(tmpdir(), 'kdd-patch-'));

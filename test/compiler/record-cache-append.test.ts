@@ -8,17 +8,14 @@ import { appendFile, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { Packr } from 'msgpackr';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { entriesPath, readRecordCache } from '../../compiler/cache/record-cache.js';
 import { readIndexDir } from '../../compiler/emit/read-index-dir.js';
 import { build, buildIndex } from '../../compiler/pipeline.js';
 import { nodeFileText } from '../../formats/index-dir/node-file.js';
-import { removeTree, tempTree } from '../helpers/temp-tree.js';
+import { tempTree, removedAfter } from '../helpers/temp-tree.js';
 
-const roots: string[] = [];
-afterAll(async () => {
-  await Promise.all(roots.map(removeTree));
-});
+const roots = removedAfter('all');
 
 const NAMES = ['Pedido', 'Cliente', 'Factura', 'Producto', 'Almacen', 'Envio', 'Pago', 'Tienda'];
 const entity = (name: string, text: string) => `---\nid: ${name}\nkind: entity\n---\n# ${name}\n\n## Descripción\n\nUn ${name.toLowerCase()} ${text}.\n`;

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import fc from 'fast-check';
 import { Packr } from 'msgpackr';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { build } from '../../compiler/pipeline.js';
 import { canonical } from '../../formats/canonical.js';
 import { nodeFileText } from '../../formats/index-dir/node-file.js';
@@ -12,12 +12,9 @@ import { entriesPath, readRecordCache, restoreGraph, writeRecordCache } from '..
 import { readStampColumns, stampColumns } from '../../compiler/cache/stamp-columns.js';
 import { linkRecords } from '../../compiler/graph/link.js';
 import { buildIndex } from '../../compiler/pipeline.js';
-import { removeTree, tempTree } from '../helpers/temp-tree.js';
+import { tempTree, removedAfter } from '../helpers/temp-tree.js';
 
-const roots: string[] = [];
-afterAll(async () => {
-  await Promise.all(roots.map(removeTree));
-});
+const roots = removedAfter('all');
 
 const ENTITY = (text: string) => `---\nid: Pedido\nkind: entity\n---\n# Pedido\n\n## Descripción\n\nUn pedido ${text}.\n`;
 const RULE = '---\nid: BR-PEDIDO-001\nkind: business-rule\n---\n# BR-PEDIDO-001 — Total\n\n## Declaración\n\nUn [[Pedido]] tiene total positivo.\n';

@@ -7,14 +7,11 @@
 import { appendFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { build, buildIndex } from '../../compiler/pipeline.js';
-import { removeTree, tempTree } from '../helpers/temp-tree.js';
+import { tempTree, removedAfter } from '../helpers/temp-tree.js';
 
-const roots: string[] = [];
-afterAll(async () => {
-  await Promise.all(roots.map(removeTree));
-});
+const roots = removedAfter('all');
 
 const entity = (i: number) => `---\nid: E${i}\nkind: entity\n---\n# E${i}\n\n## Descripción\n\nLa entidad ${i}, ver [[E${(i + 1) % 8}]].\n`;
 

@@ -7,10 +7,10 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../../cli/main.js';
 import { isIndexArtifact } from '../../compiler/team/sync.js';
-import { removeTree, tempTree } from '../helpers/temp-tree.js';
+import { removeTree, tempTree, removedAfter } from '../helpers/temp-tree.js';
 
 function capture(cwd: string) {
   const out: string[] = [];
@@ -24,10 +24,7 @@ async function kdd(cwd: string, ...argv: string[]): Promise<{ code: number; stdo
   return { code, stdout: out.join(''), stderr: err.join(''), json: () => JSON.parse(out.join('')) };
 }
 
-const roots: string[] = [];
-afterEach(async () => {
-  await Promise.all(roots.splice(0).map(removeTree));
-});
+const roots = removedAfter('each');
 
 const ENTITY = (name: string, text: string) => `---\nkind: entity\nstatus: approved\n---\n# ${name}\n\n## Descripción\n\n${text}\n`;
 
