@@ -16,7 +16,7 @@ import type { Tombstone } from '../../formats/index-dir/tombstones.js';
 import type { DocumentRecord } from '../../model/records.js';
 import { isKddError } from '../../model/errors.js';
 import { readRecordCache, releaseDecodedBytes, type ArtifactStamp, type CachedGraph } from '../cache/record-cache.js';
-import { sameStamp, stampFiles, statLookup, type StatLookup } from '../cache/stamps.js';
+import { folderPrefix, stillStamped, statLookup, type StatLookup, type TakenStats } from '../cache/stamps.js';
 import { warning, type BuildWarning } from '../diagnostics.js';
 import { chunkNode } from '../embed/chunk.js';
 import { INDEX_FORMAT_VERSION, MANIFEST_FILE, parseManifest, readableIndexFormat } from '../../formats/index-dir/manifest.js';
@@ -157,7 +157,7 @@ async function loadPrevious(indexDir: string, mode: BuildMode, cacheFile: string
   // Even a forced full build reads the previous index: deletions still need tombstones and events.
   // The node files and specs the cache stamped are stat-ed while the thread pool reads its entries
   // (50 MB at 10,800 documents), instead of after: same stats, same checks (a full build needs neither).
-  let nodeStats: StatLookup | null = null;
+  let nodeStats: TakenStats | null = null;
   let specStats: StatLookup | null = null;
   const takeStats = (stamps: ReadonlyMap<string, unknown>, artifacts: ReadonlyMap<string, unknown>) => {
     if (fullReason !== null) return;
@@ -188,15 +188,15 @@ async function readIndexLeniently(indexDir: string, corrupt: OnCorrupt): Promise
  * stamped them (or that are gone): someone edited, deleted or checked out an older one. The cached
  * record is the truth (it was made from the specs); the file is written again from it.
  */
-function checkNodeFiles(indexDir: string, records: readonly DocumentRecord[], known: ReadonlyMap<string, ArtifactStamp>, taken: StatLookup | null): { distrusted: Set<string>; nodeStamps: Map<string, ArtifactStamp> } {
-  const paths = records.map(nodeFilePath);
-  const now = stampFiles(indexDir, paths, taken);
+function checkNodeFiles(indexDir: string, records: readonly DocumentRecord[], known: ReadonlyMap<string, ArtifactStamp>, taken: TakenStats | null): { distrusted: Set<string>; nodeStamps: Map<string, ArtifactStamp> } {
+  const base = folderPrefix(indexDir);
   const nodeStamps = new Map<string, ArtifactStamp>();
   const distrusted = new Set<string>();
-  for (const path of paths) {
+  for (const record of records) {
+    const path = nodeFilePath(record);
     const stamp = known.get(path);
     // The cache's own stamp object when the file matches it (equal values): no second copy of 10,800 stamps kept through the build.
-    if (sameStamp(stamp, now.get(path))) nodeStamps.set(path, stamp!);
+    if (stillStamped(base, path, stamp, taken)) nodeStamps.set(path, stamp!);
     else distrusted.add(path);
   }
   return { distrusted, nodeStamps };
