@@ -5,9 +5,8 @@
  * Cheap on purpose: the spec sizes come from the stamps the scan took, and the node files' sizes
  * from the stamps the build keeps for its record cache; only the few other files are stat-ed.
  */
-import { statSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import type { ArtifactSizes } from '../../formats/bundle/types.js';
 import { CACHE_DIR, type ArtifactStamp } from '../cache/record-cache.js';
 import type { SourceStamp } from '../read.js';
@@ -17,31 +16,26 @@ import type { SourceStamp } from '../read.js';
  * for them; `artifacts`: stamps of files of `indexDir` already known (node and edge files). Every
  * file of `indexDir` but its local `.cache/` counts: it is what gets committed.
  */
-export async function indexWeight(
+export function indexWeight(
   specsDir: string,
   sources: readonly string[],
   specStamps: ReadonlyMap<string, SourceStamp>,
   indexDir: string,
   artifacts: ReadonlyMap<string, ArtifactStamp>,
-): Promise<IndexWeight> {
+): IndexWeight {
   let specBytes = 0;
   for (const path of sources) specBytes += specStamps.get(path)?.size ?? sizeOf(join(specsDir, path));
   let indexBytes = 0;
-  // Each folder's relative prefix worked out once, not a path.relative per file (10k node files).
-  const prefixes = new Map<string, string>();
-  const prefixOf = (folder: string) => {
-    let prefix = prefixes.get(folder);
-    if (prefix === undefined) {
-      const rel = relative(indexDir, folder).split(sep).join('/');
-      prefixes.set(folder, (prefix = rel === '' ? '' : `${rel}/`));
+  // Folder by folder, each one's relative prefix made once (10k node files in a few folders), and
+  // the local `.cache/` never listed: it is not committed.
+  const folders = [''];
+  for (let folder = folders.pop(); folder !== undefined; folder = folders.pop()) {
+    for (const entry of readdirSync(join(indexDir, folder), { withFileTypes: true })) {
+      const rel = folder + entry.name;
+      if (entry.isDirectory()) {
+        if (rel !== CACHE_DIR) folders.push(`${rel}/`);
+      } else if (entry.isFile()) indexBytes += artifacts.get(rel)?.size ?? sizeOf(join(indexDir, rel));
     }
-    return prefix;
-  };
-  for (const entry of await readdir(indexDir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const rel = prefixOf(entry.parentPath) + entry.name;
-    if (rel.startsWith(`${CACHE_DIR}/`)) continue;
-    indexBytes += artifacts.get(rel)?.size ?? sizeOf(join(indexDir, rel));
   }
   return { spec_bytes: specBytes, index_bytes: indexBytes };
 }
