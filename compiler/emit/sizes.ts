@@ -5,7 +5,7 @@
  * Cheap on purpose: the spec sizes come from the stamps the scan took, and the node files' sizes
  * from the stamps the build keeps for its record cache; only the few other files are stat-ed.
  */
-import { readdirSync, statSync } from 'node:fs';
+import { lstatSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ArtifactSizes } from '../../formats/bundle/types.js';
 import { CACHE_DIR, type ArtifactStamp } from '../cache/record-cache.js';
@@ -26,15 +26,23 @@ export function indexWeight(
   let specBytes = 0;
   for (const path of sources) specBytes += specStamps.get(path)?.size ?? sizeOf(join(specsDir, path));
   let indexBytes = 0;
-  // Folder by folder, each one's relative prefix made once (10k node files in a few folders), and
-  // the local `.cache/` never listed: it is not committed.
+  // Folder by folder, names only: a name the build stamped is a file of that size (10k node files
+  // in a few folders), any other is stat-ed to tell a file from a folder. The local `.cache/` is
+  // never listed: it is not committed.
   const folders = [''];
   for (let folder = folders.pop(); folder !== undefined; folder = folders.pop()) {
-    for (const entry of readdirSync(join(indexDir, folder), { withFileTypes: true })) {
-      const rel = folder + entry.name;
-      if (entry.isDirectory()) {
+    for (const name of readdirSync(join(indexDir, folder))) {
+      const rel = folder + name;
+      const stamped = artifacts.get(rel);
+      if (stamped) {
+        indexBytes += stamped.size;
+        continue;
+      }
+      // lstat: a link is neither (not followed, not counted), as git keeps a link, not its target.
+      const info = lstatSync(join(indexDir, rel), { throwIfNoEntry: false });
+      if (info?.isDirectory()) {
         if (rel !== CACHE_DIR) folders.push(`${rel}/`);
-      } else if (entry.isFile()) indexBytes += artifacts.get(rel)?.size ?? sizeOf(join(indexDir, rel));
+      } else if (info?.isFile()) indexBytes += info.size;
     }
   }
   return { spec_bytes: specBytes, index_bytes: indexBytes };
