@@ -25,13 +25,38 @@ export async function writeAtomic(path: string, data: string | Uint8Array): Prom
  */
 export async function writeAtomicParts(path: string, parts: readonly Uint8Array[]): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
-  const temp = tempPath(path);
+  await writePartsThenRename(tempPath(path), parts, () => path);
+}
+
+/**
+ * {@link writeAtomicParts} of a file named after its content: `nameOf` (a hash of `parts`) runs on
+ * this thread while the thread pool writes the bytes to a temp file, which then takes the name. A
+ * bundle of 65 MB (10,800 documents) costs ~50 ms to hash and about as long to write: at once, not
+ * one after the other. Returns the name.
+ */
+export async function writeAtomicPartsNamed(dir: string, parts: readonly Uint8Array[], nameOf: () => string): Promise<string> {
+  await mkdir(dir, { recursive: true });
+  let name = '';
+  await writePartsThenRename(join(dir, `.kdd-unnamed.${process.pid}.tmp`), parts, () => join(dir, (name = nameOf())));
+  return name;
+}
+
+/** Writes `parts` to `temp`, calls `target` once the first writes are submitted, then renames `temp` to it. */
+async function writePartsThenRename(temp: string, parts: readonly Uint8Array[], target: () => string): Promise<void> {
   try {
     faultPoint('write');
     const handle = await open(temp, 'w');
+    let path: string;
     try {
       // writev takes at most IOV_MAX buffers per call on some systems: hand them over in batches.
-      for (let at = 0; at < parts.length; at += 1024) await handle.writev(parts.slice(at, at + 1024));
+      const writing = (async () => {
+        for (let at = 0; at < parts.length; at += 1024) await handle.writev(parts.slice(at, at + 1024));
+      })();
+      try {
+        path = target();
+      } finally {
+        await writing;
+      }
     } finally {
       await handle.close();
     }

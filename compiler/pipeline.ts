@@ -121,7 +121,7 @@ export async function buildIndex(options: IndexBuildOptions): Promise<IndexBuild
   const written = await emit(indexDir, compiled, earlier);
   emitting.end();
   const artifacts = artifactStamps(indexDir, compiled, written, earlier.nodeStamps);
-  const weight = await indexWeight(resolve(options.specsDir), Object.keys(compiled.manifest.sources), compiled.stamps, indexDir, artifacts);
+  const weight = indexWeight(resolve(options.specsDir), Object.keys(compiled.manifest.sources), compiled.stamps, indexDir, artifacts);
 
   // The bundle is kept only when it is provably the one this index describes: same digest of what
   // the pack reads, and its bytes still hash to its name (a torn or edited bundle is packed again).

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
-import { fileState, folderPrefix, type StatLookup } from './cache/stamps.js';
+import { fileState, folderPrefix, NOTHING_CHECKED, type StampCheck } from './cache/stamps.js';
 import { warning, type BuildWarning } from './diagnostics.js';
 import { faultPoint } from './fault.js';
 import { compareCodeUnits } from '../model/order.js';
@@ -146,8 +146,8 @@ export async function scanSpecs(
   trusted: ReadonlyMap<string, string> = new Map(),
   /** Told how many files are done, of how many, as the reads finish. */
   onRead?: (done: number, total: number) => void,
-  /** Stats already taken (compiler/cache/stamps.ts `statLookup`): a stamped file found there is not stat-ed again. */
-  statted: StatLookup = new Map(),
+  /** Stamps already checked (compiler/cache/stamps.ts `checkStamps`): a stamped file checked there is not stat-ed again. */
+  statted: StampCheck = NOTHING_CHECKED,
 ): Promise<ScanResult> {
   const walked = walkSpecs(root);
   const { paths } = walked;
@@ -179,12 +179,17 @@ export async function scanSpecs(
 }
 
 /** The scanned file when its stamp still matches `known` (bytes not read), else null. */
-function unchangedFile(full: string, path: string, known: SourceStamp | undefined, maxBytes: number, trustBefore: number, statted: StatLookup): ScannedFile | null {
-  if (!known) return null;
-  // Not there, or not stat-able: the read path decides and reports.
-  const info = statted.has(path) ? statted.get(path) : fileState(full);
-  if (!info || !info.isFile || info.size > maxBytes || info.size !== known.size || info.mtimeMs !== known.mtimeMs || info.ctimeMs !== known.ctimeMs) return null;
-  return { path, text: null, hash: known.hash, stamp: Math.max(info.mtimeMs, info.ctimeMs) < trustBefore ? known : null };
+function unchangedFile(full: string, path: string, known: SourceStamp | undefined, maxBytes: number, trustBefore: number, statted: StampCheck): ScannedFile | null {
+  if (!known || known.size > maxBytes) return null;
+  if (statted.has(path)) {
+    if (!statted.matches(path)) return null;
+  } else {
+    // Not there, or not stat-able: the read path decides and reports.
+    const info = fileState(full);
+    if (!info || !info.isFile || info.size !== known.size || info.mtimeMs !== known.mtimeMs || info.ctimeMs !== known.ctimeMs) return null;
+  }
+  // A match has the stamp's times.
+  return { path, text: null, hash: known.hash, stamp: Math.max(known.mtimeMs, known.ctimeMs) < trustBefore ? known : null };
 }
 
 function scanSource(root: string, path: string, maxBytes: number, trustBefore: number): ScannedFile | BuildWarning {
@@ -210,8 +215,8 @@ function scanSource(root: string, path: string, maxBytes: number, trustBefore: n
 export interface ReadSupply {
   /** Stamps a file may match to keep its hash unread. */
   known?: ReadonlyMap<string, SourceStamp>;
-  /** Stats of files already taken (compiler/cache/stamps.ts `statLookup`): not taken again. */
-  statted?: StatLookup;
+  /** Stamps already checked (compiler/cache/stamps.ts `checkStamps`): not stat-ed again. */
+  statted?: StampCheck;
   /** Path → hash of files known unchanged (git): neither stat-ed nor read. */
   trusted?: ReadonlyMap<string, string>;
   /** Whether an unread file's previous record can be reused; when not, its bytes are read after all. */

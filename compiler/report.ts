@@ -1,7 +1,7 @@
 /** What a build hands back: the in-memory result of the stages and the report `kdd build` prints. */
 import type { GraphEdge, IndexManifest } from '../model/graph.js';
 import type { DocumentRecord } from '../model/records.js';
-import { compareCodeUnits } from '../model/order.js';
+import { compareCodeUnits, inKeyOrder } from '../model/order.js';
 import type { BuildWarning } from './diagnostics.js';
 import type { DomainEvent } from './events.js';
 import { edgeCount, edgeTypeCounts } from './graph/edge-facts.js';
@@ -125,9 +125,9 @@ export function indexBuildReport(
 }
 
 export function countBy(values: readonly string[]): Record<string, number> {
-  const counts: Record<string, number> = {};
-  for (const value of [...values].sort()) counts[value] = (counts[value] ?? 0) + 1;
-  return counts;
+  const counts = new Map<string, number>();
+  for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1);
+  return inKeyOrder(counts);
 }
 
 export function sortWarnings(warnings: BuildWarning[]): BuildWarning[] {

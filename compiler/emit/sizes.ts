@@ -5,9 +5,8 @@
  * Cheap on purpose: the spec sizes come from the stamps the scan took, and the node files' sizes
  * from the stamps the build keeps for its record cache; only the few other files are stat-ed.
  */
-import { statSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
+import { lstatSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import type { ArtifactSizes } from '../../formats/bundle/types.js';
 import { CACHE_DIR, type ArtifactStamp } from '../cache/record-cache.js';
 import type { SourceStamp } from '../read.js';
@@ -17,31 +16,34 @@ import type { SourceStamp } from '../read.js';
  * for them; `artifacts`: stamps of files of `indexDir` already known (node and edge files). Every
  * file of `indexDir` but its local `.cache/` counts: it is what gets committed.
  */
-export async function indexWeight(
+export function indexWeight(
   specsDir: string,
   sources: readonly string[],
   specStamps: ReadonlyMap<string, SourceStamp>,
   indexDir: string,
   artifacts: ReadonlyMap<string, ArtifactStamp>,
-): Promise<IndexWeight> {
+): IndexWeight {
   let specBytes = 0;
   for (const path of sources) specBytes += specStamps.get(path)?.size ?? sizeOf(join(specsDir, path));
   let indexBytes = 0;
-  // Each folder's relative prefix worked out once, not a path.relative per file (10k node files).
-  const prefixes = new Map<string, string>();
-  const prefixOf = (folder: string) => {
-    let prefix = prefixes.get(folder);
-    if (prefix === undefined) {
-      const rel = relative(indexDir, folder).split(sep).join('/');
-      prefixes.set(folder, (prefix = rel === '' ? '' : `${rel}/`));
+  // Folder by folder, names only: a name the build stamped is a file of that size (10k node files
+  // in a few folders), any other is stat-ed to tell a file from a folder. The local `.cache/` is
+  // never listed: it is not committed.
+  const folders = [''];
+  for (let folder = folders.pop(); folder !== undefined; folder = folders.pop()) {
+    for (const name of readdirSync(join(indexDir, folder))) {
+      const rel = folder + name;
+      const stamped = artifacts.get(rel);
+      if (stamped) {
+        indexBytes += stamped.size;
+        continue;
+      }
+      // lstat: a link is neither (not followed, not counted), as git keeps a link, not its target.
+      const info = lstatSync(join(indexDir, rel), { throwIfNoEntry: false });
+      if (info?.isDirectory()) {
+        if (rel !== CACHE_DIR) folders.push(`${rel}/`);
+      } else if (info?.isFile()) indexBytes += info.size;
     }
-    return prefix;
-  };
-  for (const entry of await readdir(indexDir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const rel = prefixOf(entry.parentPath) + entry.name;
-    if (rel.startsWith(`${CACHE_DIR}/`)) continue;
-    indexBytes += artifacts.get(rel)?.size ?? sizeOf(join(indexDir, rel));
   }
   return { spec_bytes: specBytes, index_bytes: indexBytes };
 }

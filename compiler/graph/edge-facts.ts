@@ -12,6 +12,7 @@
  */
 import { checkEdges, edgesFrom, type EdgeColumns, type EncodedEdges } from '../../formats/bundle/edges.js';
 import type { GraphEdge, GraphNode } from '../../model/graph.js';
+import { inKeyOrder } from '../../model/order.js';
 import { packedEdges, rememberPackedEdges } from '../cache/packed-node.js';
 import type { Graph } from './link.js';
 
@@ -69,7 +70,7 @@ export function edgeCount(graph: Graph): number {
   return deferred ? deferred.columns.count : graph.edges.length;
 }
 
-/** Edges per `edge_type`, keys sorted (as `countBy` gives them). */
+/** Edges per `edge_type`, keys in code-unit order. */
 export function edgeTypeCounts(graph: Graph): Record<string, number> {
   const deferred = deferredOf.get(graph);
   const perType = new Map<string, number>();
@@ -82,10 +83,7 @@ export function edgeTypeCounts(graph: Graph): Record<string, number> {
     // The string table holds each string once, so each type has one index.
     strings.forEach((name, i) => perIndex[i]! > 0 && perType.set(name, perIndex[i]!));
   }
-  // In code-unit order, as compiler/report.ts `countBy` has them.
-  const counts: Record<string, number> = {};
-  for (const name of [...perType.keys()].sort()) counts[name] = perType.get(name)!;
-  return counts;
+  return inKeyOrder(perType);
 }
 
 /** Outgoing edges (`from_node`) of each id of `ids`, ids with none left out. */

@@ -16,7 +16,7 @@ import type { Tombstone } from '../../formats/index-dir/tombstones.js';
 import type { DocumentRecord } from '../../model/records.js';
 import { isKddError } from '../../model/errors.js';
 import { readRecordCache, releaseDecodedBytes, type ArtifactStamp, type CachedGraph } from '../cache/record-cache.js';
-import { sameStamp, stampFiles, statLookup, type StatLookup } from '../cache/stamps.js';
+import { checkStamps, folderPrefix, NOTHING_CHECKED, stillStamped, type StampCheck } from '../cache/stamps.js';
 import { warning, type BuildWarning } from '../diagnostics.js';
 import { chunkNode } from '../embed/chunk.js';
 import { INDEX_FORMAT_VERSION, MANIFEST_FILE, parseManifest, readableIndexFormat } from '../../formats/index-dir/manifest.js';
@@ -53,8 +53,8 @@ export interface Earlier {
   distrusted: ReadonlySet<string>;
   /** Stamps of the node files that are as the previous build left them (kept for the next cache). */
   nodeStamps: ReadonlyMap<string, ArtifactStamp>;
-  /** Stats of the specs the record cache stamped, taken while its entries were read, or null. */
-  specStats: StatLookup | null;
+  /** The specs the record cache stamped, checked against their stamps while its entries were read, or null. */
+  specStats: StampCheck | null;
   /** INDEX_FILE_CORRUPT for each previous artifact that could not be used. */
   warnings: BuildWarning[];
 }
@@ -157,12 +157,12 @@ async function loadPrevious(indexDir: string, mode: BuildMode, cacheFile: string
   // Even a forced full build reads the previous index: deletions still need tombstones and events.
   // The node files and specs the cache stamped are stat-ed while the thread pool reads its entries
   // (50 MB at 10,800 documents), instead of after: same stats, same checks (a full build needs neither).
-  let nodeStats: StatLookup | null = null;
-  let specStats: StatLookup | null = null;
-  const takeStats = (stamps: ReadonlyMap<string, unknown>, artifacts: ReadonlyMap<string, unknown>) => {
+  let nodeStats: StampCheck = NOTHING_CHECKED;
+  let specStats: StampCheck | null = null;
+  const takeStats = (stamps: ReadonlyMap<string, SourceStamp>, artifacts: ReadonlyMap<string, ArtifactStamp>) => {
     if (fullReason !== null) return;
-    nodeStats = statLookup(indexDir, [...artifacts.keys()]);
-    if (specsDir) specStats = statLookup(specsDir, [...stamps.keys()]);
+    nodeStats = checkStamps(indexDir, artifacts);
+    if (specsDir) specStats = checkStamps(specsDir, stamps);
   };
   const cached = cacheFile ? await readRecordCache(cacheFile, text, takeStats) : null;
   const tombstones = await readTombstones(indexDir, corrupt);
@@ -188,15 +188,15 @@ async function readIndexLeniently(indexDir: string, corrupt: OnCorrupt): Promise
  * stamped them (or that are gone): someone edited, deleted or checked out an older one. The cached
  * record is the truth (it was made from the specs); the file is written again from it.
  */
-function checkNodeFiles(indexDir: string, records: readonly DocumentRecord[], known: ReadonlyMap<string, ArtifactStamp>, taken: StatLookup | null): { distrusted: Set<string>; nodeStamps: Map<string, ArtifactStamp> } {
-  const paths = records.map(nodeFilePath);
-  const now = stampFiles(indexDir, paths, taken);
+function checkNodeFiles(indexDir: string, records: readonly DocumentRecord[], known: ReadonlyMap<string, ArtifactStamp>, checked: StampCheck): { distrusted: Set<string>; nodeStamps: Map<string, ArtifactStamp> } {
+  const base = folderPrefix(indexDir);
   const nodeStamps = new Map<string, ArtifactStamp>();
   const distrusted = new Set<string>();
-  for (const path of paths) {
+  for (const record of records) {
+    const path = nodeFilePath(record);
     const stamp = known.get(path);
     // The cache's own stamp object when the file matches it (equal values): no second copy of 10,800 stamps kept through the build.
-    if (sameStamp(stamp, now.get(path))) nodeStamps.set(path, stamp!);
+    if (stillStamped(base, path, stamp, checked)) nodeStamps.set(path, stamp!);
     else distrusted.add(path);
   }
   return { distrusted, nodeStamps };

@@ -7,7 +7,7 @@ import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BUNDLE_FORMAT_VERSION, POINTER_FILE, type BundlePointer } from '../../formats/bundle/types.js';
 import type { IndexManifest } from '../../model/graph.js';
-import { isTempFile, writeAtomic, writeAtomicParts } from '../atomic.js';
+import { isTempFile, writeAtomic, writeAtomicPartsNamed } from '../atomic.js';
 import { artifactSizes, type IndexWeight } from '../emit/sizes.js';
 import type { PackedBundle } from './pack.js';
 
@@ -36,9 +36,10 @@ export async function writeBundle(outDir: string, packed: PackedBundle): Promise
   // A packed or patched bundle comes as pieces (compiler/pack/pack.ts packedParts): written as they
   // are, never joined; a bundle handed over whole is one piece.
   const parts = packed.parts ?? [packed.bytes];
-  await writeAtomicParts(join(outDir, packed.fileName), parts);
+  // Named after its hash, made while the thread pool writes the bytes (compiler/atomic.ts).
+  const fileName = await writeAtomicPartsNamed(outDir, parts, () => packed.fileName);
   const bytes = parts.reduce((sum, part) => sum + part.byteLength, 0);
-  return { fileName: packed.fileName, hash: packed.hash, bytes, previous };
+  return { fileName, hash: packed.hash, bytes, previous };
 }
 
 /**

@@ -136,8 +136,8 @@ export function packPrepared(input: PackInput, { packed, packs, terms }: Prepare
 }
 
 /**
- * The bundle as pieces: hashed piece by piece, written with one vectored write, joined only if
- * someone reads `bytes`. A full pack's pieces are the columns and bodies it was made from, so the
+ * The bundle as pieces: hashed piece by piece when its name is first asked, written with one
+ * vectored write, joined only if someone reads `bytes`. A full pack's pieces are the columns and bodies it was made from, so the
  * bundle is never held twice (at 54,000 documents the joined copy was 326 MB at the build's peak);
  * a patch's are runs of the previous bundle (joining 60 MB costs more than the whole patch). Pieces
  * that sit next to each other in one buffer (copied runs, bodies from one cache file) are merged first.
@@ -149,10 +149,14 @@ export function packedParts(pieces: readonly Uint8Array[]): PackedBundle {
     if (last && last.buffer === piece.buffer && last.byteOffset + last.byteLength === piece.byteOffset) parts[parts.length - 1] = new Uint8Array(last.buffer, last.byteOffset, last.byteLength + piece.byteLength);
     else if (piece.byteLength > 0) parts.push(piece);
   }
-  const hasher = createHash('sha256');
-  for (const part of parts) hasher.update(part);
-  const hash = hasher.digest('hex').slice(0, TAG);
-  const packed = { hash, fileName: `kdd-${hash}.msgpack`, parts } as Omit<PackedBundle, 'bytes'> as PackedBundle;
+  const packed = { parts } as Pick<PackedBundle, 'parts'> as PackedBundle;
+  // The hash when first asked: `kdd build` asks while the bundle is being written (compiler/pack/dist.ts).
+  defineLazy(packed, 'hash', () => {
+    const hasher = createHash('sha256');
+    for (const part of parts) hasher.update(part);
+    return hasher.digest('hex').slice(0, TAG);
+  });
+  defineLazy(packed, 'fileName', () => `kdd-${packed.hash}.msgpack`);
   defineLazy(packed, 'bytes', () => Buffer.concat(parts));
   return packed;
 }

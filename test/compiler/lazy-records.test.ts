@@ -9,7 +9,7 @@ import { Packr } from 'msgpackr';
 import { describe, expect, it } from 'vitest';
 import { readRecordCache } from '../../compiler/cache/record-cache.js';
 import { loadRecord, storeRecord } from '../../compiler/cache/record-entries.js';
-import { fileState, statLookup } from '../../compiler/cache/stamps.js';
+import { checkStamps, fileState } from '../../compiler/cache/stamps.js';
 import { readIndexDir } from '../../compiler/emit/read-index-dir.js';
 import { buildIndex } from '../../compiler/pipeline.js';
 import { newPackr } from '../../formats/msgpack.js';
@@ -61,23 +61,32 @@ describe('records read from the record cache with links decoded on access', () =
   });
 });
 
-describe('stats taken ahead', () => {
-  it('give back each file state as a stat does: a file, a folder, a missing path; a path not asked for is not there', async () => {
+describe('stamps checked ahead', () => {
+  it('match a file as stamped, not a file whose size or times moved, a folder or a missing path; a path not stamped is not checked', async () => {
     const root = await tempTree({ 'a.md': 'uno', 'sub/b.md': 'dos dos' });
     roots.push(root);
     await mkdir(join(root, 'folder.md'));
     await writeFile(join(root, 'c.md'), 'tres tres tres');
     // Times set by hand: its modification time then differs from its change time.
     await utimes(join(root, 'a.md'), new Date(2001, 0, 1), new Date(2001, 0, 1, 0, 0, 0, 250));
-    const paths = ['a.md', 'sub/b.md', 'c.md', 'folder.md', 'missing.md'];
-    const taken = statLookup(root, paths);
-    for (const path of paths) {
-      expect(taken.has(path)).toBe(true);
-      expect(taken.get(path)).toEqual(fileState(join(root, path)));
-    }
-    expect(taken.get('missing.md')).toBeNull();
-    expect(taken.get('folder.md')).toMatchObject({ isFile: false });
-    expect(taken.has('other.md')).toBe(false);
-    expect(taken.get('other.md')).toBeUndefined();
+    const stampOf = (path: string) => {
+      const state = fileState(join(root, path))!;
+      return { size: state.size, mtimeMs: state.mtimeMs, ctimeMs: state.ctimeMs };
+    };
+    const a = stampOf('a.md');
+    const stamps = new Map([
+      ['a.md', a],
+      ['sub/b.md', stampOf('sub/b.md')],
+      ['c.md', { ...stampOf('c.md'), size: 3 }],
+      ['a-later.md', { ...a, mtimeMs: a.mtimeMs + 1 }],
+      ['folder.md', stampOf('folder.md')],
+      ['missing.md', a],
+    ]);
+    await writeFile(join(root, 'a-later.md'), 'uno');
+    await utimes(join(root, 'a-later.md'), new Date(2001, 0, 1), new Date(2001, 0, 1, 0, 0, 0, 250));
+    const checked = checkStamps(root, stamps);
+    for (const path of stamps.keys()) expect(checked.has(path)).toBe(true);
+    expect([...stamps.keys()].filter((path) => checked.matches(path))).toEqual(['a.md', 'sub/b.md']);
+    expect(checked.has('other.md')).toBe(false);
   });
 });
