@@ -442,16 +442,30 @@ function scorePruned(lists: PostingLists, cursors: readonly Cursor[], G: number,
   return cutsTail ? cutTail(hits) : hits;
 }
 
+// The two window readers below sum a node's term frequency as termFrequency() does, written out
+// (local position, no call per node): these loops are where a query spends most of its time.
+
 /** Adds the scores of `c`'s postings before node `to` to `totals[node - from]` and marks those columns (a group of one term). */
 function addWindow(lists: PostingLists, c: Cursor, from: number, to: number, totals: Float64Array, marked: Uint8Array): void {
-  const { docs } = lists;
-  while (c.p < c.end) {
-    const doc = docs[c.p]!;
+  const { docs, tfs, norms } = lists;
+  const { end, weight, idf } = c;
+  let p = c.p;
+  while (p < end) {
+    const doc = docs[p]!;
     if (doc >= to) break;
+    const at = doc * NF;
+    let tf = 0;
+    do {
+      const packed = tfs[p]!;
+      const field = packed >>> 12;
+      tf += (FIELD_WEIGHT[field]! * (packed & 0xfff)) / norms[at + field]!;
+      p++;
+    } while (p < end && docs[p] === doc);
     const column = doc - from;
-    totals[column] = totals[column]! + c.take(lists);
+    totals[column] = totals[column]! + saturate(weight, idf, tf);
     marked[column] = 1;
   }
+  c.p = p;
 }
 
 /**
@@ -459,16 +473,27 @@ function addWindow(lists: PostingLists, c: Cursor, from: number, to: number, tot
  * alternative); columns met for the first time are appended to `columns` from `count`. Returns the new count.
  */
 function maxWindow(lists: PostingLists, c: Cursor, from: number, to: number, best: Float64Array, columns: Int32Array, count: number): number {
-  const { docs } = lists;
-  while (c.p < c.end) {
-    const doc = docs[c.p]!;
+  const { docs, tfs, norms } = lists;
+  const { end, weight, idf } = c;
+  let p = c.p;
+  while (p < end) {
+    const doc = docs[p]!;
     if (doc >= to) break;
+    const at = doc * NF;
+    let tf = 0;
+    do {
+      const packed = tfs[p]!;
+      const field = packed >>> 12;
+      tf += (FIELD_WEIGHT[field]! * (packed & 0xfff)) / norms[at + field]!;
+      p++;
+    } while (p < end && docs[p] === doc);
     const column = doc - from;
-    const score = c.take(lists);
+    const score = saturate(weight, idf, tf);
     // Scores are positive: 0 means not met yet.
     if (best[column] === 0) (best[column] = score), (columns[count++] = column);
     else if (score > best[column]!) best[column] = score;
   }
+  c.p = p;
   return count;
 }
 
