@@ -211,48 +211,37 @@ export interface TopKOptions {
 /** Nodes per window of the pruned scan: bounded as a whole, then scored a list at a time. */
 const WINDOW = 256;
 
-/**
- * Per-index buffers a query scores into, reused from one query to the next (queries are
- * synchronous): a query allocates no array the size of the corpus and leaves little for the
- * collector. Entries are put back to zero (or left stale under an older `call`) after use.
- */
-interface Scratch {
-  /** Exhaustive scoring: running total per node, valid where `stamp` is the current call. */
+// Buffers the queries score into, reused from one query to the next (queries are synchronous): a
+// query allocates no array the size of its window or of the corpus, and leaves little garbage.
+
+/** Pruned scan, per node of the current window (`node - from`): running total, best alternative of the current group, 1 when some list holds it. All zero between windows. */
+const WINDOW_TOTALS = new Float64Array(WINDOW);
+const WINDOW_BEST = new Float64Array(WINDOW);
+const WINDOW_MARKED = new Uint8Array(WINDOW);
+/** Pruned scan: the window's nodes the current group holds. */
+const WINDOW_COLUMNS = new Int32Array(WINDOW);
+
+/** Exhaustive scoring's per-node buffers for one index (made on its first exhaustive query). */
+interface EveryPostingScratch {
+  /** Running total per node, valid where `stamp` is the current call. */
   total: Float64Array;
   stamp: Int32Array;
-  /** Exhaustive scoring: best alternative per node within the current group, valid where `groupStamp` is. */
+  /** Best alternative per node within the current group, valid where `groupStamp` is. */
   groupBest: Float64Array;
   groupStamp: Int32Array;
-  /** Nodes of the current group (exhaustive scoring). */
+  /** Nodes of the current group. */
   members: Int32Array;
   call: number;
-  /** Pruned scan, per node of a window (`node - from`): running total, best alternative of the current group, 1 when some list holds it; all zero between windows. */
-  windowTotals: Float64Array;
-  windowBest: Float64Array;
-  marked: Uint8Array;
-  /** Pruned scan: the window's nodes the current group holds. */
-  columns: Int32Array;
 }
 
-const SCRATCH = new WeakMap<PostingLists, Scratch>();
+const EVERY_POSTING_SCRATCH = new WeakMap<PostingLists, EveryPostingScratch>();
 
-function scratchOf(lists: PostingLists): Scratch {
-  let scratch = SCRATCH.get(lists);
+function everyPostingScratch(lists: PostingLists): EveryPostingScratch {
+  let scratch = EVERY_POSTING_SCRATCH.get(lists);
   if (!scratch) {
     const n = lists.size;
-    scratch = {
-      total: new Float64Array(n),
-      stamp: new Int32Array(n),
-      groupBest: new Float64Array(n),
-      groupStamp: new Int32Array(n),
-      members: new Int32Array(n),
-      call: 0,
-      windowTotals: new Float64Array(WINDOW),
-      windowBest: new Float64Array(WINDOW),
-      marked: new Uint8Array(WINDOW),
-      columns: new Int32Array(WINDOW),
-    };
-    SCRATCH.set(lists, scratch);
+    scratch = { total: new Float64Array(n), stamp: new Int32Array(n), groupBest: new Float64Array(n), groupStamp: new Int32Array(n), members: new Int32Array(n), call: 0 };
+    EVERY_POSTING_SCRATCH.set(lists, scratch);
   }
   return scratch;
 }
@@ -276,10 +265,9 @@ export function rankTerms(lists: PostingLists, groups: readonly (readonly Weight
   // As `slice(0, limit)` reads a limit: whole numbers, at most every node.
   const capacity = limit === undefined ? lists.size : Math.min(Math.floor(limit), lists.size);
   if (!(capacity > 0)) return [];
-  const scratch = scratchOf(lists);
-  if (limit === undefined || options.prune === false) return scoreEveryPosting(lists, cursors, groups.length, capacity, limit, scratch);
+  if (limit === undefined || options.prune === false) return scoreEveryPosting(lists, cursors, groups.length, capacity, limit);
   const window = Math.max(1, Math.min(WINDOW, Math.floor(options.window ?? WINDOW)));
-  return scorePruned(lists, cursors, groups.length, capacity, limit, window, scratch);
+  return scorePruned(lists, cursors, groups.length, capacity, limit, window);
 }
 
 /**
@@ -287,8 +275,9 @@ export function rankTerms(lists: PostingLists, groups: readonly (readonly Weight
  * (a node's group score is its best alternative; group scores add up in group order, as the pruned
  * scan adds them). The reference the pruned scan must equal, and the answer without a limit.
  */
-function scoreEveryPosting(lists: PostingLists, cursors: readonly Cursor[], G: number, capacity: number, limit: number | undefined, scratch: Scratch): TextHit[] {
+function scoreEveryPosting(lists: PostingLists, cursors: readonly Cursor[], G: number, capacity: number, limit: number | undefined): TextHit[] {
   const { docs } = lists;
+  const scratch = everyPostingScratch(lists);
   const { total, stamp, groupBest, groupStamp, members } = scratch;
   const call = nextCall(scratch);
   let touched = 0;
@@ -318,7 +307,7 @@ function scoreEveryPosting(lists: PostingLists, cursors: readonly Cursor[], G: n
 }
 
 /** A fresh stamp for the per-node buffers (stale stamps are always lower, never the current call). */
-function nextCall(scratch: Scratch): number {
+function nextCall(scratch: EveryPostingScratch): number {
   if (scratch.call > 0x3fffff00) (scratch.call = 0), scratch.stamp.fill(0), scratch.groupStamp.fill(0);
   return (scratch.call += 2);
 }
@@ -342,7 +331,7 @@ function cutTail(hits: TextHit[]): TextHit[] {
  *
  * A node's score is the same sum, in the same order, as {@link scoreEveryPosting} computes.
  */
-function scorePruned(lists: PostingLists, cursors: readonly Cursor[], G: number, capacity: number, limit: number, window: number, scratch: Scratch): TextHit[] {
+function scorePruned(lists: PostingLists, cursors: readonly Cursor[], G: number, capacity: number, limit: number, window: number): TextHit[] {
   const { docs } = lists;
   const groupBound = new Float64Array(G);
   for (const c of cursors) if (c.bound > groupBound[c.group]!) groupBound[c.group] = c.bound;
@@ -355,7 +344,10 @@ function scorePruned(lists: PostingLists, cursors: readonly Cursor[], G: number,
   const hopeless = (bound: number): boolean => bound < floor || (best.full && bound <= best.threshold);
   // Groups by bound, smallest first: the non-essential ones are a prefix of this order (MaxScore).
   const byBound = [...new Set(cursors.map((c) => c.group))].sort((a, b) => groupBound[a]! - groupBound[b]! || a - b);
-  const { windowTotals: totals, windowBest: groupBest, marked, columns } = scratch;
+  const totals = WINDOW_TOTALS;
+  const groupBest = WINDOW_BEST;
+  const marked = WINDOW_MARKED;
+  const columns = WINDOW_COLUMNS;
   // Cursors come in group order: `runs[r]..runs[r + 1]` are the alternatives of one group.
   const runs = [0];
   for (let i = 1; i <= cursors.length; i++) if (i === cursors.length || cursors[i]!.group !== cursors[i - 1]!.group) runs.push(i);
