@@ -319,15 +319,16 @@ function cutTail(hits: TextHit[]): TextHit[] {
 }
 
 /**
- * The best `capacity` nodes, skipping what cannot enter them (block-max MaxScore over windows of
- * {@link WINDOW} nodes):
+ * The best `capacity` nodes, skipping what cannot enter them (block-max MaxScore over windows of up
+ * to {@link WINDOW} nodes):
  *
+ * - a window starts at the next node an essential list holds (MaxScore: nodes that only the
+ *   non-essential groups hold, whose bounds together cannot beat the k-th best, cannot enter);
  * - a window whose bound (per group, the best block bound of its alternatives over the window;
  *   summed in group order) cannot beat the k-th best is skipped by every list at once;
- * - otherwise the essential lists are read through the window one after the other into per-group
- *   rows (tight loops, no per-node cursor juggling), and each node they hold is finished in
- *   ascending position: the non-essential groups (MaxScore: whose bounds together cannot bring a
- *   node in) are probed only while the node's bound still beats the k-th best.
+ * - otherwise every list is read through the window in one tight loop, group after group in query
+ *   order, into per-window totals (no per-node cursor juggling), and the nodes are offered in
+ *   ascending position.
  *
  * A node's score is the same sum, in the same order, as {@link scoreEveryPosting} computes.
  */
