@@ -168,8 +168,10 @@ interface NodeData {
   windows: (SectionWindow | undefined)[];
 }
 
-/** Every term met in a snippet's sections → a small number (terms come from one vocabulary: bounded by it). */
+/** Every term met in a cached node's sections → a small number. */
 const TERM_IDS = new Map<string, number>();
+/** Past this many terms (a long-lived process over changing specs), numbering starts again with an empty cache. */
+const TERM_IDS_MAX = 500_000;
 
 function termId(term: string): number {
   let id = TERM_IDS.get(term);
@@ -185,6 +187,7 @@ const CACHE_MAX = 2000;
 function nodeData(node: GraphNode): NodeData {
   let data = CACHE.get(node);
   if (!data) {
+    if (TERM_IDS.size >= TERM_IDS_MAX) TERM_IDS.clear(), CACHE.clear();
     const ids: number[] = [];
     const starts = new Int32Array(node.sections.length + 1);
     node.sections.forEach((s, i) => {
