@@ -404,14 +404,14 @@ function scorePruned(lists: PostingLists, cursors: readonly Cursor[], G: number,
       if (end - first === 1) {
         const c = cursors[first]!;
         c.seek(docs, from);
-        addWindow(lists, c, from, to, totals, marked);
+        readWindow(lists, c, from, to, true, totals, groupBest, columns, 0);
         continue;
       }
       let count = 0;
       for (let i = first; i < end; i++) {
         const c = cursors[i]!;
         c.seek(docs, from);
-        count = maxWindow(lists, c, from, to, groupBest, columns, count);
+        count = readWindow(lists, c, from, to, false, totals, groupBest, columns, count);
       }
       for (let i = 0; i < count; i++) {
         const column = columns[i]!;
@@ -435,37 +435,15 @@ function scorePruned(lists: PostingLists, cursors: readonly Cursor[], G: number,
   return cutsTail ? cutTail(hits) : hits;
 }
 
-// The two window readers below sum a node's term frequency as termFrequency() does, written out
-// (local position, no call per node): these loops are where a query spends most of its time.
-
-/** Adds the scores of `c`'s postings before node `to` to `totals[node - from]` and marks those columns (a group of one term). */
-function addWindow(lists: PostingLists, c: Cursor, from: number, to: number, totals: Float64Array, marked: Uint8Array): void {
-  const { docs, tfs, norms } = lists;
-  const { end, weight, idf } = c;
-  let p = c.p;
-  while (p < end) {
-    const doc = docs[p]!;
-    if (doc >= to) break;
-    const at = doc * NF;
-    let tf = 0;
-    do {
-      const packed = tfs[p]!;
-      const field = packed >>> 12;
-      tf += (FIELD_WEIGHT[field]! * (packed & 0xfff)) / norms[at + field]!;
-      p++;
-    } while (p < end && docs[p] === doc);
-    const column = doc - from;
-    totals[column] = totals[column]! + saturate(weight, idf, tf);
-    marked[column] = 1;
-  }
-  c.p = p;
-}
-
 /**
- * Raises `best[node - from]` to the scores of `c`'s postings before node `to` (a group's best
- * alternative); columns met for the first time are appended to `columns` from `count`. Returns the new count.
+ * Reads `c`'s postings before node `to` into the window (column = node - from), then moves the
+ * cursor past them. A group of one term (`alone`) adds each score to `totals` and marks the column;
+ * an alternative of a larger group raises `best` to it (scores are positive: 0 means not met yet),
+ * appending columns met for the first time to `columns` from `count`. Returns the new count. The
+ * term frequency is termFrequency()'s sum written out (local position, no call per node): this loop
+ * is where a query spends most of its time.
  */
-function maxWindow(lists: PostingLists, c: Cursor, from: number, to: number, best: Float64Array, columns: Int32Array, count: number): number {
+function readWindow(lists: PostingLists, c: Cursor, from: number, to: number, alone: boolean, totals: Float64Array, best: Float64Array, columns: Int32Array, count: number): number {
   const { docs, tfs, norms } = lists;
   const { end, weight, idf } = c;
   let p = c.p;
@@ -482,8 +460,8 @@ function maxWindow(lists: PostingLists, c: Cursor, from: number, to: number, bes
     } while (p < end && docs[p] === doc);
     const column = doc - from;
     const score = saturate(weight, idf, tf);
-    // Scores are positive: 0 means not met yet.
-    if (best[column] === 0) (best[column] = score), (columns[count++] = column);
+    if (alone) (totals[column] = totals[column]! + score), (WINDOW_MARKED[column] = 1);
+    else if (best[column] === 0) (best[column] = score), (columns[count++] = column);
     else if (score > best[column]!) best[column] = score;
   }
   c.p = p;
