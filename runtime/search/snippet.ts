@@ -5,8 +5,8 @@
  *
  * Query time is kept small (this runs once per returned hit, thousands of times a day):
  * - the query's term weights are computed once per analysis (`groups` array), not once per hit;
- * - each node's section terms are tokenised once into a term → (section, position) table, so a
- *   section is scored with a few lookups for the query's terms instead of a pass over its words;
+ * - each node's section terms are tokenised once into a flat list of term ids per section, so a
+ *   section is scored with one lookup per distinct term instead of a pass over its words;
  * - each chosen section's whitespace-collapsed text and the first chunk where every term occurs are
  *   kept, so the window needs no regex scan or re-tokenising on a repeat.
  * The results are exactly those of the straightforward algorithm (same section, same window, same
@@ -90,15 +90,20 @@ function bestSection(scores: Float64Array | null): number {
  */
 function sectionScores(node: GraphNode, data: NodeData, weight: ReadonlyMap<string, TermWeight>): Float64Array | null {
   const sections = node.sections;
+  const byId = new Map<number, TermWeight>();
+  for (const [term, tw] of weight) {
+    const id = TERM_IDS.get(term);
+    if (id !== undefined) byId.set(id, tw);
+  }
   // Per section: [group, first position, best weight] triples of the groups found.
   let found: (number[] | undefined)[] | undefined;
-  for (const [term, tw] of weight) {
-    const where = data.terms.get(term);
-    if (!where) continue;
-    found ??= new Array<number[] | undefined>(sections.length);
-    for (let k = 0; k < where.length; k += 2) {
-      const section = where[k]!;
-      const pos = where[k + 1]!;
+  const { ids, starts } = data;
+  for (let section = 0; section < sections.length; section++) {
+    for (let k = starts[section]!; k < starts[section + 1]!; k++) {
+      const tw = byId.get(ids[k]!);
+      if (!tw) continue;
+      const pos = k - starts[section]!;
+      found ??= new Array<number[] | undefined>(sections.length);
       let list = found[section];
       if (!list) found[section] = list = [];
       let i = 0;
@@ -153,9 +158,25 @@ interface SectionWindow {
 }
 
 interface NodeData {
-  /** Term → flat (section, position in the section's distinct terms) pairs, sections ascending. */
-  terms: Map<string, number[]>;
+  /**
+   * Each section's distinct terms in order of first occurrence, as {@link TERM_IDS} ids: section s
+   * holds `ids[starts[s]..starts[s + 1])` (a position is an index in that range). One flat typed
+   * array per node: what a cached node keeps costs the collector next to nothing to move or scan.
+   */
+  ids: Int32Array;
+  starts: Int32Array;
   windows: (SectionWindow | undefined)[];
+}
+
+/** Every term met in a cached node's sections → a small number. */
+const TERM_IDS = new Map<string, number>();
+/** Past this many terms (a long-lived process over changing specs), numbering starts again with an empty cache. */
+const TERM_IDS_MAX = 500_000;
+
+function termId(term: string): number {
+  let id = TERM_IDS.get(term);
+  if (id === undefined) TERM_IDS.set(term, (id = TERM_IDS.size));
+  return id;
 }
 
 // Section data of recently returned nodes: agents ask about the same few nodes again and again.
@@ -166,16 +187,14 @@ const CACHE_MAX = 2000;
 function nodeData(node: GraphNode): NodeData {
   let data = CACHE.get(node);
   if (!data) {
-    const terms = new Map<string, number[]>();
+    if (TERM_IDS.size >= TERM_IDS_MAX) TERM_IDS.clear(), CACHE.clear();
+    const ids: number[] = [];
+    const starts = new Int32Array(node.sections.length + 1);
     node.sections.forEach((s, i) => {
-      let pos = 0;
-      for (const t of new Set(quickTerms(`${s.heading}\n${s.text}`))) {
-        const list = terms.get(t);
-        if (list) list.push(i, pos++);
-        else terms.set(t, [i, pos++]);
-      }
+      for (const t of new Set(quickTerms(`${s.heading}\n${s.text}`))) ids.push(termId(t));
+      starts[i + 1] = ids.length;
     });
-    data = { terms, windows: [] };
+    data = { ids: Int32Array.from(ids), starts, windows: [] };
     if (CACHE.size >= CACHE_MAX) CACHE.delete(CACHE.keys().next().value!);
     CACHE.set(node, data);
   }

@@ -1,15 +1,17 @@
 /**
- * BM25F scoring of weighted query terms, document at a time, with MaxScore pruning when only the
- * best `limit` nodes are wanted (docs/decisions/top-k-pruning.md). The answer is the one exhaustive
- * scoring gives — same nodes, same scores to the bit, same order — because every bound used to skip
- * a node is an exact upper bound of the floating-point score the scorer would have computed:
+ * BM25F scoring of weighted query terms, a window of nodes at a time, with block-max MaxScore
+ * pruning when only the best `limit` nodes are wanted (docs/decisions/top-k-pruning.md). The answer
+ * is the one exhaustive scoring gives — same nodes, same scores to the bit, same order — because
+ * every bound used to skip nodes is an exact upper bound of the floating-point score the scorer
+ * would have computed:
  *
- * - a term's bound comes from the largest BM25F term frequency any node has for it (computed once
- *   per term and remembered), evaluated with the scorer's own expression;
- * - a node's bound adds the known group scores and the bounds of the unknown groups in the order the
- *   scorer adds group scores (float addition is monotonic, so the same order bounds the same sum).
+ * - a term's bound comes from the largest BM25F term frequency any node (or any node of a block of
+ *   its list) has for it (computed once per term and remembered), evaluated with the scorer's own
+ *   expression;
+ * - a window's bound adds its groups' bounds in the order the scorer adds group scores (float
+ *   addition is monotonic, so the same order bounds the same sum).
  *
- * Nodes are visited in ascending position, so a later node with a score equal to the current k-th
+ * Nodes are offered in ascending position, so a later node with a score equal to the current k-th
  * best loses the tie (ties go to the lower position): skipping when bound ≤ k-th best is exact.
  *
  * Generic over groups of (term, weight): a node's group score is its best alternative, and group
@@ -125,9 +127,8 @@ class Cursor {
   readonly end: number;
   /** Largest score this term gives any node. */
   readonly bound: number;
-  /** The block of the list that holds (or would hold) the last node asked about, and its bound. */
+  /** First block of the list whose last node is at or after the last node asked about. */
   private block = 0;
-  private currentBound: number;
 
   constructor(
     lists: PostingLists,
@@ -140,7 +141,6 @@ class Cursor {
     this.start = this.p = lists.offsets[term]!;
     this.end = lists.offsets[term + 1]!;
     this.bound = saturate(weight, idf, stats.maxTf);
-    this.currentBound = stats.blockTf.length > 0 ? saturate(weight, idf, stats.blockTf[0]!) : 0;
   }
 
   get df(): number {
@@ -159,30 +159,29 @@ class Cursor {
     return saturate(this.weight, this.idf, tf);
   }
 
-  /** Largest score this term gives any node of the block `doc` falls in (0 past the list's end). */
-  blockBound(doc: number): number {
-    const { blockLast, blockTf } = this.stats;
-    if (this.block < blockLast.length && blockLast[this.block]! >= doc) return this.currentBound;
-    while (this.block < blockLast.length && blockLast[this.block]! < doc) this.block++;
-    this.currentBound = this.block < blockLast.length ? saturate(this.weight, this.idf, blockTf[this.block]!) : 0;
-    return this.currentBound;
-  }
-
-  /** Last node the current block's bound holds for (Infinity past the list's end). */
-  blockEnd(): number {
-    const { blockLast } = this.stats;
-    return this.block < blockLast.length ? blockLast[this.block]! : Infinity;
+  /** Largest score this term gives a node in `[from, to)` (0 when no block of the list overlaps it); `from` never decreases. */
+  rangeBound(docs: Uint32Array, from: number, to: number): number {
+    const { blockLast, blockStart, blockTf } = this.stats;
+    const blocks = blockLast.length;
+    while (this.block < blocks && blockLast[this.block]! < from) this.block++;
+    let bound = 0;
+    for (let b = this.block; b < blocks && docs[blockStart[b]!]! < to; b++) {
+      const score = saturate(this.weight, this.idf, blockTf[b]!);
+      if (score > bound) bound = score;
+    }
+    return bound;
   }
 
   /** Moves to the first posting of a node ≥ `doc`: to its block, then galloping and binary search. */
   seek(docs: Uint32Array, doc: number): void {
     if (this.p >= this.end || docs[this.p]! >= doc) return;
-    this.blockBound(doc);
-    if (this.block >= this.stats.blockLast.length) {
+    const { blockLast, blockStart } = this.stats;
+    while (this.block < blockLast.length && blockLast[this.block]! < doc) this.block++;
+    if (this.block >= blockLast.length) {
       this.p = this.end;
       return;
     }
-    let lo = Math.max(this.p, this.stats.blockStart[this.block]!);
+    let lo = Math.max(this.p, blockStart[this.block]!);
     if (docs[lo]! >= doc) {
       this.p = lo;
       return;
@@ -205,6 +204,46 @@ export interface TopKOptions {
   limit?: number;
   /** Skip nodes that cannot reach the best `limit` (default true). False scores every posting: same answer, for checks. */
   prune?: boolean;
+  /** Nodes per window of the pruned scan, 1 to {@link WINDOW} (the default): tests cross many windows on small corpora. */
+  window?: number;
+}
+
+/** Nodes per window of the pruned scan: bounded as a whole, then scored a list at a time. */
+const WINDOW = 256;
+
+// Buffers the queries score into, reused from one query to the next (queries are synchronous): a
+// query allocates no array the size of its window or of the corpus, and leaves little garbage.
+
+/** Pruned scan, per node of the current window (`node - from`): running total, best alternative of the current group, 1 when some list holds it. All zero between windows. */
+const WINDOW_TOTALS = new Float64Array(WINDOW);
+const WINDOW_BEST = new Float64Array(WINDOW);
+const WINDOW_MARKED = new Uint8Array(WINDOW);
+/** Pruned scan: the window's nodes the current group holds. */
+const WINDOW_COLUMNS = new Int32Array(WINDOW);
+
+/** Exhaustive scoring's per-node buffers for one index (made on its first exhaustive query). */
+interface EveryPostingScratch {
+  /** Running total per node, valid where `stamp` is the current call. */
+  total: Float64Array;
+  stamp: Int32Array;
+  /** Best alternative per node within the current group, valid where `groupStamp` is. */
+  groupBest: Float64Array;
+  groupStamp: Int32Array;
+  /** Nodes of the current group. */
+  members: Int32Array;
+  call: number;
+}
+
+const EVERY_POSTING_SCRATCH = new WeakMap<PostingLists, EveryPostingScratch>();
+
+function everyPostingScratch(lists: PostingLists): EveryPostingScratch {
+  let scratch = EVERY_POSTING_SCRATCH.get(lists);
+  if (!scratch) {
+    const n = lists.size;
+    scratch = { total: new Float64Array(n), stamp: new Int32Array(n), groupBest: new Float64Array(n), groupStamp: new Int32Array(n), members: new Int32Array(n), call: 0 };
+    EVERY_POSTING_SCRATCH.set(lists, scratch);
+  }
+  return scratch;
 }
 
 /**
@@ -214,131 +253,227 @@ export interface TopKOptions {
  * @param stats the {@link TermStats} of a term id (the caller remembers them).
  */
 export function rankTerms(lists: PostingLists, groups: readonly (readonly WeightedTerm[])[], stats: (term: number) => TermStats, options: TopKOptions = {}): TextHit[] {
-  const { docs } = lists;
   const cursors: Cursor[] = [];
-  const groupBound = new Float64Array(groups.length);
   groups.forEach((group, g) => {
     for (const { term, weight } of group) {
       if (!(weight > 0)) continue;
       const termStats = stats(term);
-      const cursor = new Cursor(lists, term, g, weight, idfOf(lists.size, termStats.df), termStats);
-      cursors.push(cursor);
-      groupBound[g] = Math.max(groupBound[g]!, cursor.bound);
+      cursors.push(new Cursor(lists, term, g, weight, idfOf(lists.size, termStats.df), termStats));
     }
   });
   const limit = options.limit;
   // As `slice(0, limit)` reads a limit: whole numbers, at most every node.
   const capacity = limit === undefined ? lists.size : Math.min(Math.floor(limit), lists.size);
   if (!(capacity > 0)) return [];
-  const best = new BestK(capacity);
-  const prune = limit !== undefined && options.prune !== false;
-  // Whether the tail below TAIL_SHARE of the best score will be cut: then nodes that cannot reach
-  // that share of the best score seen so far (a lower bound of the best) can be skipped too.
-  const cutsTail = prune && touchesMore(lists, cursors, null, 4 * limit);
-  let floor = 0;
-  /** Whether a node whose score is at most `bound` can be left out (it would not be in the answer). */
-  const hopeless = (bound: number): boolean => bound < floor || (best.full && bound <= best.threshold);
-  const G = groups.length;
-  // Groups by bound, smallest first: the non-essential ones are a prefix of this order (MaxScore).
-  const byBound = [...new Set(cursors.map((c) => c.group))].sort((a, b) => groupBound[a]! - groupBound[b]! || a - b);
-  const cursorsOf = groups.map((_, g) => cursors.filter((c) => c.group === g));
-  const scores = new Float64Array(G);
-  /** Per group: 1 once scored for the current node (then `scores` holds it). */
-  const known = new Uint8Array(G);
-  /** Per group: the most it can add to the current node while unscored (a term or block bound). */
-  const open = new Float64Array(G);
-  const nonEssential = new Uint8Array(G);
-  let firstEssential = 0;
-  let essential = cursors;
-  let visited = 0;
-  // An upper bound of a node's final score, summed in the scorer's order (float addition is
-  // monotonic, so the same order bounds the same sum): scored groups add their score, others `open`.
-  const boundOf = (): number => {
-    let sum = 0;
-    for (let g = 0; g < G; g++) sum += known[g] ? scores[g]! : open[g]!;
-    return sum;
-  };
-  for (;;) {
-    let doc = Infinity;
-    for (let i = 0; i < essential.length; i++) {
-      const d = essential[i]!.doc(docs);
-      if (d < doc) doc = d;
-    }
-    if (doc === Infinity) break;
-    known.fill(0);
-    if (prune && (best.full || floor > 0)) {
-      // Block-max: every group's bound over the block it has at this node. Below the k-th best, the
-      // nodes up to the first block end cannot enter either: the essential lists jump past them.
-      open.fill(0);
-      let upTo = Infinity;
-      for (const c of cursors) {
-        const bound = c.blockBound(doc);
-        if (bound > open[c.group]!) open[c.group] = bound;
-        upTo = Math.min(upTo, c.blockEnd());
-      }
-      if (hopeless(boundOf())) {
-        if (upTo === Infinity) break;
-        for (const c of essential) c.seek(docs, upTo + 1);
-        continue;
-      }
-    } else open.set(groupBound);
-    visited++;
-    scores.fill(0);
-    for (let i = firstEssential; i < byBound.length; i++) known[byBound[i]!] = 1;
-    for (let i = 0; i < essential.length; i++) {
-      const c = essential[i]!;
-      if (c.doc(docs) !== doc) continue;
-      const score = c.take(lists);
-      if (score > scores[c.group]!) scores[c.group] = score;
-    }
-    let skipped = false;
-    for (let i = firstEssential - 1; i >= 0; i--) {
-      if (hopeless(boundOf())) {
-        skipped = true;
-        break;
-      }
-      const g = byBound[i]!;
-      for (const c of cursorsOf[g]!) {
-        c.seek(docs, doc);
-        if (c.doc(docs) !== doc) continue;
+  if (limit === undefined || options.prune === false) return scoreEveryPosting(lists, cursors, groups.length, capacity, limit);
+  const window = Math.max(1, Math.min(WINDOW, Math.floor(options.window ?? WINDOW)));
+  return scorePruned(lists, cursors, groups.length, capacity, limit, window);
+}
+
+/**
+ * Exhaustive scoring, a list at a time: every posting of every term, group by group in query order
+ * (a node's group score is its best alternative; group scores add up in group order, as the pruned
+ * scan adds them). The reference the pruned scan must equal, and the answer without a limit.
+ */
+function scoreEveryPosting(lists: PostingLists, cursors: readonly Cursor[], G: number, capacity: number, limit: number | undefined): TextHit[] {
+  const { docs } = lists;
+  const scratch = everyPostingScratch(lists);
+  const { total, stamp, groupBest, groupStamp, members } = scratch;
+  const call = nextCall(scratch);
+  let touched = 0;
+  for (let g = 0; g < G; g++) {
+    let count = 0;
+    for (const c of cursors) {
+      if (c.group !== g) continue;
+      for (c.p = c.start; c.p < c.end; ) {
+        const doc = docs[c.p]!;
         const score = c.take(lists);
-        if (score > scores[g]!) scores[g] = score;
+        if (groupStamp[doc] !== call) (groupStamp[doc] = call), (groupBest[doc] = score), (members[count++] = doc);
+        else if (score > groupBest[doc]!) groupBest[doc] = score;
       }
-      known[g] = 1;
     }
-    if (skipped) continue;
-    let total = 0;
-    for (let g = 0; g < G; g++) total += scores[g]!;
-    const raisesFloor = cutsTail && total * TAIL_SHARE > floor;
-    if (raisesFloor) floor = total * TAIL_SHARE;
-    if (!(best.offer(doc, total) && prune && best.full) && !raisesFloor) continue;
-    // The k-th best or the floor rose: groups whose bounds add up to no more cannot bring a node in alone.
-    let moved = false;
-    known.fill(0);
-    open.fill(0);
-    for (let i = 0; i < firstEssential; i++) open[byBound[i]!] = groupBound[byBound[i]!]!;
-    for (; firstEssential < byBound.length; firstEssential++, moved = true) {
-      const g = byBound[firstEssential]!;
-      open[g] = groupBound[g]!;
-      if (!hopeless(boundOf())) break;
-      nonEssential[g] = 1;
+    for (let i = 0; i < count; i++) {
+      const doc = members[i]!;
+      if (stamp[doc] !== call) (stamp[doc] = call), (total[doc] = 0), touched++;
+      total[doc] = total[doc]! + groupBest[doc]!;
     }
-    if (moved) essential = cursors.filter((c) => !nonEssential[c.group]);
+    // The next group must see its own members only.
+    for (let i = 0; i < count; i++) groupStamp[members[i]!] = call - 1;
   }
+  const best = new BestK(capacity);
+  for (let doc = 0; doc < lists.size; doc++) if (stamp[doc] === call) best.offer(doc, total[doc]!);
   const hits: TextHit[] = best.sorted().map(({ index, score }) => ({ node: index, score }));
-  if (limit === undefined || !(prune ? cutsTail : touchesMore(lists, cursors, visited, 4 * limit))) return hits;
-  // Pruning never skips the best node (a skipped node scores no more than one kept), so this is the maximum.
+  return limit !== undefined && touched > 4 * limit ? cutTail(hits) : hits;
+}
+
+/** A fresh stamp for the per-node buffers (stale stamps are always lower, never the current call). */
+function nextCall(scratch: EveryPostingScratch): number {
+  if (scratch.call > 0x3fffff00) (scratch.call = 0), scratch.stamp.fill(0), scratch.groupStamp.fill(0);
+  return (scratch.call += 2);
+}
+
+/** Hits (best first) without those under {@link TAIL_SHARE} of the best score. */
+function cutTail(hits: TextHit[]): TextHit[] {
   const cut = hits[0]!.score * TAIL_SHARE;
   return hits.filter((hit) => hit.score >= cut);
 }
 
 /**
- * Whether more than `n` nodes contain some cursor's term: counted when scoring visited every one,
- * else settled by the document frequencies when they can (the largest is a lower bound, the sum an
- * upper one) and counted otherwise — then every list is no longer than `n`.
+ * The best `capacity` nodes, skipping what cannot enter them (block-max MaxScore over windows of up
+ * to {@link WINDOW} nodes):
+ *
+ * - a window starts at the next node an essential list holds (MaxScore: nodes that only the
+ *   non-essential groups hold, whose bounds together cannot beat the k-th best, cannot enter);
+ * - a window whose bound (per group, the best block bound of its alternatives over the window;
+ *   summed in group order) cannot beat the k-th best is skipped by every list at once;
+ * - otherwise every list is read through the window in one tight loop, group after group in query
+ *   order, into per-window totals (no per-node cursor juggling), and the nodes are offered in
+ *   ascending position.
+ *
+ * A node's score is the same sum, in the same order, as {@link scoreEveryPosting} computes.
  */
-function touchesMore(lists: PostingLists, cursors: readonly Cursor[], visited: number | null, n: number): boolean {
-  if (visited !== null) return visited > n;
+function scorePruned(lists: PostingLists, cursors: readonly Cursor[], G: number, capacity: number, limit: number, window: number): TextHit[] {
+  const { docs } = lists;
+  const groupBound = new Float64Array(G);
+  for (const c of cursors) if (c.bound > groupBound[c.group]!) groupBound[c.group] = c.bound;
+  const best = new BestK(capacity);
+  // Whether the tail below TAIL_SHARE of the best score will be cut: then nodes that cannot reach
+  // that share of the best score seen so far (a lower bound of the best) can be skipped too.
+  const cutsTail = touchesMore(lists, cursors, 4 * limit);
+  let floor = 0;
+  /** Whether a node whose score is at most `bound` can be left out (it would not be in the answer). */
+  const hopeless = (bound: number): boolean => bound < floor || (best.full && bound <= best.threshold);
+  // Groups by bound, smallest first: the non-essential ones are a prefix of this order (MaxScore).
+  const byBound = [...new Set(cursors.map((c) => c.group))].sort((a, b) => groupBound[a]! - groupBound[b]! || a - b);
+  const totals = WINDOW_TOTALS;
+  const groupBest = WINDOW_BEST;
+  const marked = WINDOW_MARKED;
+  const columns = WINDOW_COLUMNS;
+  // Cursors come in group order: `runs[r]..runs[r + 1]` are the alternatives of one group.
+  const runs = [0];
+  for (let i = 1; i <= cursors.length; i++) if (i === cursors.length || cursors[i]!.group !== cursors[i - 1]!.group) runs.push(i);
+  /** Per group: the most it adds to a node of the current window (the best block bound of its terms there). */
+  const open = new Float64Array(G);
+  /** Groups byBound[0..firstEssential) are non-essential. */
+  let firstEssential = 0;
+  let essential: readonly Cursor[] = cursors;
+  /** Term bounds of the non-essential groups (0 for the others), by group. */
+  const nonEssential = new Float64Array(G);
+  /** After the k-th best or the floor rose: groups whose bounds add up to no more cannot bring a node in alone. */
+  const narrow = () => {
+    const before = firstEssential;
+    for (; firstEssential < byBound.length; firstEssential++) {
+      const g = byBound[firstEssential]!;
+      nonEssential[g] = groupBound[g]!;
+      let sum = 0;
+      for (let h = 0; h < G; h++) sum += nonEssential[h]!;
+      if (!hopeless(sum)) {
+        nonEssential[g] = 0;
+        break;
+      }
+    }
+    if (firstEssential !== before) essential = cursors.filter((c) => nonEssential[c.group] === 0);
+  };
+  for (;;) {
+    let from = Infinity;
+    for (const c of essential) {
+      const d = c.doc(docs);
+      if (d < from) from = d;
+    }
+    if (from === Infinity) break;
+    const to = from + window;
+    if (best.full || floor > 0) {
+      open.fill(0);
+      for (const c of cursors) {
+        const bound = c.rangeBound(docs, from, to);
+        if (bound > open[c.group]!) open[c.group] = bound;
+      }
+      // Summed in group order, as scores are: float addition is monotonic, so this bounds every node's score.
+      let sum = 0;
+      for (let g = 0; g < G; g++) sum += open[g]!;
+      if (hopeless(sum)) {
+        for (const c of essential) c.seek(docs, to);
+        continue;
+      }
+    }
+    // Every list through the window (a non-essential one from where it stood), one tight loop per
+    // list, group after group in query order: each node's total grows as exhaustive scoring grows it.
+    for (let r = 0; r < runs.length - 1; r++) {
+      const first = runs[r]!;
+      const end = runs[r + 1]!;
+      if (end - first === 1) {
+        const c = cursors[first]!;
+        c.seek(docs, from);
+        readWindow(lists, c, from, to, true, totals, groupBest, columns, 0);
+        continue;
+      }
+      let count = 0;
+      for (let i = first; i < end; i++) {
+        const c = cursors[i]!;
+        c.seek(docs, from);
+        count = readWindow(lists, c, from, to, false, totals, groupBest, columns, count);
+      }
+      for (let i = 0; i < count; i++) {
+        const column = columns[i]!;
+        totals[column] = totals[column]! + groupBest[column]!;
+        groupBest[column] = 0;
+        marked[column] = 1;
+      }
+    }
+    for (let column = 0; column < window; column++) {
+      if (!marked[column]) continue;
+      const total = totals[column]!;
+      marked[column] = 0;
+      totals[column] = 0;
+      const raisesFloor = cutsTail && total * TAIL_SHARE > floor;
+      if (raisesFloor) floor = total * TAIL_SHARE;
+      if ((best.offer(from + column, total) && best.full) || raisesFloor) narrow();
+    }
+  }
+  const hits: TextHit[] = best.sorted().map(({ index, score }) => ({ node: index, score }));
+  // Pruning never skips the best node (a skipped node scores no more than one kept), so hits[0] is the maximum.
+  return cutsTail ? cutTail(hits) : hits;
+}
+
+/**
+ * Reads `c`'s postings before node `to` into the window (column = node - from), then moves the
+ * cursor past them. A group of one term (`alone`) adds each score to `totals` and marks the column;
+ * an alternative of a larger group raises `best` to it (scores are positive: 0 means not met yet),
+ * appending columns met for the first time to `columns` from `count`. Returns the new count. The
+ * term frequency is termFrequency()'s sum written out (local position, no call per node): this loop
+ * is where a query spends most of its time.
+ */
+function readWindow(lists: PostingLists, c: Cursor, from: number, to: number, alone: boolean, totals: Float64Array, best: Float64Array, columns: Int32Array, count: number): number {
+  const { docs, tfs, norms } = lists;
+  const { end, weight, idf } = c;
+  let p = c.p;
+  while (p < end) {
+    const doc = docs[p]!;
+    if (doc >= to) break;
+    const at = doc * NF;
+    let tf = 0;
+    do {
+      const packed = tfs[p]!;
+      const field = packed >>> 12;
+      tf += (FIELD_WEIGHT[field]! * (packed & 0xfff)) / norms[at + field]!;
+      p++;
+    } while (p < end && docs[p] === doc);
+    const column = doc - from;
+    const score = saturate(weight, idf, tf);
+    if (alone) (totals[column] = totals[column]! + score), (WINDOW_MARKED[column] = 1);
+    else if (best[column] === 0) (best[column] = score), (columns[count++] = column);
+    else if (score > best[column]!) best[column] = score;
+  }
+  c.p = p;
+  return count;
+}
+
+/**
+ * Whether more than `n` nodes contain some cursor's term: settled by the document frequencies when
+ * they can (the largest is a lower bound, the sum an upper one) and counted otherwise — then every
+ * list is no longer than `n`.
+ */
+function touchesMore(lists: PostingLists, cursors: readonly Cursor[], n: number): boolean {
   let most = 0;
   let sum = 0;
   for (const c of cursors) (most = Math.max(most, c.df)), (sum += c.df);

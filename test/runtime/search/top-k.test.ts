@@ -9,6 +9,8 @@ import type { GraphEdge, Kind, Layer } from '../../../model/graph.js';
 import type { KddIndex } from '../../../runtime/kdd-index.js';
 import { context } from '../../../runtime/queries/context.js';
 import { search } from '../../../runtime/queries/search.js';
+import { FIELDS } from '../../../runtime/search/fields.js';
+import { idfOf, rankTerms, termStats, type PostingLists, type WeightedTerm } from '../../../runtime/search/top-k.js';
 import { term } from '../../../runtime/search/tokenizer.js';
 import type { TermAlternative, TextIndex } from '../../../runtime/search/types.js';
 import { indexFrom, makeTextNode } from './_random-index.js';
@@ -85,6 +87,23 @@ describe('top-k pruning', () => {
     );
   });
 
+  it('equals BM25F computed node by node, for windows of any width', () => {
+    const weightedGroups = fc.array(fc.array(fc.record({ term: fc.nat(), weight: alternative.map((a) => a.weight) }), { minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 5 });
+    fc.assert(
+      fc.property(corpus, weightedGroups, fc.integer({ min: 1, max: 40 }), fc.integer({ min: 1, max: 64 }), (index, raw, limit, window) => {
+        const lists = index.text as unknown as PostingLists;
+        const terms = lists.offsets.length - 1;
+        const query = raw.map((group) => group.map(({ term, weight }) => ({ term: term % terms, weight })));
+        const stats = (t: number) => termStats(lists, t);
+        const all = scoreNodeByNode(lists, query);
+        expect(rankTerms(lists, query, stats)).toEqual(all);
+        expect(rankTerms(lists, query, stats, { limit, prune: false })).toEqual(expectedTop(all, limit));
+        expect(rankTerms(lists, query, stats, { limit, window })).toEqual(expectedTop(all, limit));
+      }),
+      { numRuns: 150 },
+    );
+  });
+
   it('leaves context and search answers unchanged under every filter', () => {
     const filters = fc.record(
       {
@@ -135,8 +154,46 @@ describe('top-k pruning', () => {
     expect(all.some((hit) => hit.score < floor)).toBe(true);
   });
 
+  it('reads every window holding a node 0.5 % above the k-th best', () => {
+    // 40 copies of A first, then 40 of B (another word) scoring 0.5 % more: A's copies fill the top 10 before any B is read.
+    const nodes = [
+      ...Array.from({ length: 40 }, (_, i) => makeTextNode(`Entity:A${String(i).padStart(2, '0')}`, 'entity', '01-domain', 'otro', [[null, 'pedido pedido']])),
+      ...Array.from({ length: 40 }, (_, i) => makeTextNode(`Entity:B${String(i).padStart(2, '0')}`, 'entity', '01-domain', 'otro', [[null, 'cliente']])),
+    ];
+    const index = indexFrom(nodes, []);
+    const [pedido, cliente] = [term('pedido')!, term('cliente')!];
+    const single = (t: string) => index.text.searchTerms([[{ term: t, weight: 1 }]])[0]!.score;
+    const query = [[{ term: pedido, weight: 1 }], [{ term: cliente, weight: (1.005 * single(pedido)) / single(cliente) }]];
+    const top = index.text.searchTerms(query).slice(0, 10);
+    expect(top.map((hit) => nodes[hit.node]!.id.slice(7, 8)).join('')).toBe('BBBBBBBBBB');
+    for (const window of [1, 4, 16, 64, 256]) expect(rankTerms(index.text as unknown as PostingLists, resolve(index, query), (t) => termStats(index.text as unknown as PostingLists, t), { limit: 10, window })).toEqual(top);
+  });
+
+  it('keeps nodes that beat the k-th best by 0.5 %, whatever window they fall in and whichever words they hold', () => {
+    // 40 copies of A (both words) first, then 40 of B (only the first word, 0.5 % above A), then 3
+    // of C (the second word, far above): A's copies fill the top 10 before any B is read, and the
+    // first word's group bound is the smaller one — B's copies must be read all the same.
+    const nodes = [
+      ...Array.from({ length: 40 }, (_, i) => makeTextNode(`Entity:A${String(i).padStart(2, '0')}`, 'entity', '01-domain', 'otro', [[null, 'pedido cliente stock stock stock stock stock stock stock stock']])),
+      ...Array.from({ length: 40 }, (_, i) => makeTextNode(`Entity:B${String(i).padStart(2, '0')}`, 'entity', '01-domain', 'pedido', [[null, 'pedido pedido pedido']])),
+      ...Array.from({ length: 3 }, (_, i) => makeTextNode(`Entity:C${i}`, 'entity', '01-domain', 'cliente', [[null, 'cliente cliente cliente cliente']])),
+    ];
+    const index = indexFrom(nodes, []);
+    const lists = index.text as unknown as PostingLists;
+    const [pedido, cliente] = [term('pedido')!, term('cliente')!];
+    const scoreOf = (t: string, node: number) => index.text.searchTerms([[{ term: t, weight: 1 }]]).find((hit) => hit.node === node)!.score;
+    const weight = (scoreOf(pedido, 40) / 1.005 - scoreOf(pedido, 0)) / scoreOf(cliente, 0);
+    const query = [[{ term: pedido, weight: 1 }], [{ term: cliente, weight }]];
+    const all = index.text.searchTerms(query);
+    const top = all.slice(0, 10);
+    expect(top.map((hit) => nodes[hit.node]!.id.slice(7, 8)).join('')).toBe('CCCBBBBBBB');
+    expect(top[3]!.score / all.find((hit) => hit.node === 0)!.score).toBeCloseTo(1.005, 6);
+    for (const window of [1, 4, 16, 64, 256]) expect(rankTerms(lists, resolve(index, query), (t) => termStats(lists, t), { limit: 10, window })).toEqual(top);
+  });
+
   it('prunes: a top-10 over copies of one best node reads fewer postings than the whole list', () => {
-    const nodes = Array.from({ length: 2000 }, (_, i) =>
+    // Long enough that the first window (read whole before any bound can skip) is a small part of the list.
+    const nodes = Array.from({ length: 5000 }, (_, i) =>
       makeTextNode(`Entity:N${String(i).padStart(4, '0')}`, 'entity', '01-domain', i < 100 ? 'pedido pedido' : 'pedido cliente', [[null, 'pedido']]),
     );
     const index = indexFrom(nodes, []);
@@ -151,6 +208,45 @@ describe('top-k pruning', () => {
     expect(prunedReads * 10).toBeLessThan(exhaustiveReads);
   });
 });
+
+/** Words → the index's term ids (rankTerms takes ids; the id lookup is private to the restored index). */
+function resolve(index: KddIndex, groups: readonly (readonly TermAlternative[])[]): WeightedTerm[][] {
+  const termId = (t: string) => (index.text as unknown as { termId(t: string): number }).termId(t);
+  return groups.map((group) => group.map((alt) => ({ term: termId(alt.term), weight: alt.weight })));
+}
+
+/**
+ * The ranking by its definition, one node at a time: per group the best alternative's BM25
+ * saturation (k1 = 1.2) of its field-weighted, length-normalised term frequency, group scores added
+ * in group order; nodes no term holds are left out. Best first, ties by position.
+ */
+function scoreNodeByNode(lists: PostingLists, groups: readonly (readonly WeightedTerm[])[]): { node: number; score: number }[] {
+  const out: { node: number; score: number }[] = [];
+  for (let node = 0; node < lists.size; node++) {
+    let total = 0;
+    let held = false;
+    for (const group of groups) {
+      let best = 0;
+      for (const { term, weight } of group) {
+        if (!(weight > 0)) continue;
+        const postings = Array.from({ length: lists.offsets[term + 1]! - lists.offsets[term]! }, (_, i) => lists.offsets[term]! + i);
+        const mine = postings.filter((p) => lists.docs[p] === node);
+        if (mine.length === 0) continue;
+        let tf = 0;
+        for (const p of mine) {
+          const field = lists.tfs[p]! >>> 12;
+          tf += (FIELDS[field]!.weight * (lists.tfs[p]! & 0xfff)) / lists.norms[node * FIELDS.length + field]!;
+        }
+        const idf = idfOf(lists.size, new Set(postings.map((p) => lists.docs[p])).size);
+        best = Math.max(best, (weight * idf * tf) / (1.2 + tf));
+        held = true;
+      }
+      total += best;
+    }
+    if (held) out.push({ node, score: total });
+  }
+  return out.sort((a, b) => b.score - a.score || a.node - b.node);
+}
 
 /** Counts reads of the posting arrays (the node ids) through a proxy over the restored index. */
 function countReads(index: KddIndex): { text: TextIndex; reads: () => number } {
