@@ -45,7 +45,8 @@ function diffSources(previous: PreviousIndex | null, files: readonly { path: str
       events.push({ event: 'EVT-KDDDocument-Stale', payload: { document_id: documentId, source_path: path, previous_hash: previousHash, current_hash: hash, detected_at: now() } });
     }
   }
-  changes.deleted.push(...Object.keys(before).filter((path) => !current.has(path)).sort(compareCodeUnits));
+  // Assigned, not pushed as arguments: a tree that lost 100,000 specs would pass too many to a call.
+  changes.deleted = Object.keys(before).filter((path) => !current.has(path)).sort(compareCodeUnits);
   return { changes, events };
 }
 
