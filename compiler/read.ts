@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
-import { fileState, folderPrefix, NOTHING_CHECKED, type StampCheck } from './cache/stamps.js';
+import { fileState, folderPrefix, isStamped, NOTHING_CHECKED, type StampCheck } from './cache/stamps.js';
 import { warning, type BuildWarning } from './diagnostics.js';
 import { faultPoint } from './fault.js';
 import { compareCodeUnits } from '../model/order.js';
@@ -181,13 +181,8 @@ export async function scanSpecs(
 /** The scanned file when its stamp still matches `known` (bytes not read), else null. */
 function unchangedFile(full: string, path: string, known: SourceStamp | undefined, maxBytes: number, trustBefore: number, statted: StampCheck): ScannedFile | null {
   if (!known || known.size > maxBytes) return null;
-  if (statted.has(path)) {
-    if (!statted.matches(path)) return null;
-  } else {
-    // Not there, or not stat-able: the read path decides and reports.
-    const info = fileState(full);
-    if (!info || !info.isFile || info.size !== known.size || info.mtimeMs !== known.mtimeMs || info.ctimeMs !== known.ctimeMs) return null;
-  }
+  // Moved, gone or not stat-able: the read path decides and reports.
+  if (!(statted.has(path) ? statted.matches(path) : isStamped(fileState(full), known))) return null;
   // A match has the stamp's times.
   return { path, text: null, hash: known.hash, stamp: Math.max(known.mtimeMs, known.ctimeMs) < trustBefore ? known : null };
 }

@@ -54,9 +54,14 @@ export function checkStamps(dir: string, stamps: ReadonlyMap<string, Stamped>): 
   for (const [path, stamp] of stamps) {
     const state = fileState(base + path);
     if (state === undefined) unchecked.add(path);
-    else if (state === null || !state.isFile || state.size !== stamp.size || state.mtimeMs !== stamp.mtimeMs || state.ctimeMs !== stamp.ctimeMs) moved.add(path);
+    else if (!isStamped(state, stamp)) moved.add(path);
   }
   return { has: (path) => stamps.has(path) && !unchecked.has(path), matches: (path) => !moved.has(path) };
+}
+
+/** Whether a stat's `state` is a regular file of `stamp`'s size and times (false when it was not there or not stat-able). */
+export function isStamped(state: FileState | null | undefined, stamp: Stamped): boolean {
+  return !!state && state.isFile && state.size === stamp.size && state.mtimeMs === stamp.mtimeMs && state.ctimeMs === stamp.ctimeMs;
 }
 
 /**
