@@ -137,10 +137,11 @@ export function packPrepared(input: PackInput, { packed, packs, terms }: Prepare
 
 /**
  * The bundle as pieces: hashed piece by piece when its name is first asked, written with one
- * vectored write, joined only if someone reads `bytes`. A full pack's pieces are the columns and bodies it was made from, so the
- * bundle is never held twice (at 54,000 documents the joined copy was 326 MB at the build's peak);
- * a patch's are runs of the previous bundle (joining 60 MB costs more than the whole patch). Pieces
- * that sit next to each other in one buffer (copied runs, bodies from one cache file) are merged first.
+ * vectored write, joined only if someone reads `bytes`. A full pack's pieces are the columns and
+ * bodies it was made from, so the bundle is never held twice (at 54,000 documents the joined copy
+ * was 326 MB at the build's peak); a patch's are runs of the previous bundle (joining 60 MB costs
+ * more than the whole patch). Pieces that sit next to each other in one buffer (copied runs, bodies
+ * from one cache file) are merged first.
  */
 export function packedParts(pieces: readonly Uint8Array[]): PackedBundle {
   const parts: Uint8Array[] = [];
