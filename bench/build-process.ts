@@ -26,11 +26,16 @@ export interface ProcessTimes {
   editS: number;
   /** Highest peak RSS of any of the processes, MiB (the full builds set it). */
   peakMb: number;
+  /** Full builds, and builds of each other case. */
   runs: number;
+  repeatRuns: number;
 }
 
-/** `runs` processes of each case (full builds first, each into new folders), medians of wall time. */
-export async function measureBuildProcesses(specsDir: string, runs: number): Promise<ProcessTimes | null> {
+/**
+ * `runs` full builds (each into new folders), then `repeatRuns` builds of each other case (cheap
+ * next to a full build, so more of them steady the median), medians of wall time.
+ */
+export async function measureBuildProcesses(specsDir: string, runs: number, repeatRuns = runs): Promise<ProcessTimes | null> {
   if (!existsSync(CLI)) return null;
   // Removed when the bench ends (bench/scratch.ts): a clean-up here would slow the next size's file creation.
   const root = await scratchDir('kdd-bench-process-');
@@ -51,15 +56,15 @@ export async function measureBuildProcesses(specsDir: string, runs: number): Pro
   // The last full build's folders are the previous build of the other two cases.
   const last = `full-${runs - 1}`;
   const unchanged: number[] = [];
-  for (let i = 0; i < runs; i++) unchanged.push(await kdd(last));
+  for (let i = 0; i < repeatRuns; i++) unchanged.push(await kdd(last));
   const edit: number[] = [];
-  for (let i = 0; i < runs; i++) {
+  for (let i = 0; i < repeatRuns; i++) {
     const path = paths[(i * 7919) % paths.length]!;
     // A Gherkin comment keeps a feature file valid; a paragraph for Markdown.
     await appendFile(join(specs, path), path.endsWith('.feature') ? `\n# Edit ${i}.\n` : `\nEdit ${i}.\n`);
     edit.push(await kdd(last));
   }
-  return { fullS: median(full), unchangedS: median(unchanged), editS: median(edit), peakMb: peakKb / 1024, runs };
+  return { fullS: median(full), unchangedS: median(unchanged), editS: median(edit), peakMb: peakKb / 1024, runs, repeatRuns };
 }
 
 function run(args: string[]): Promise<{ stderr: string }> {

@@ -21,8 +21,10 @@ const RUNS = 3;
 const BUDGET_MS = 100_000;
 const TARGET_FILES_PER_S = 1_000;
 const TARGET_BUILD_10K_S = 10;
-/** `kdd build` process runs per case; fewer on big trees, where one full build takes tens of seconds. */
+/** `kdd build` full-build process runs; fewer on big trees, where one full build takes tens of seconds. */
 const PROCESS_RUNS = (documents: number) => (documents >= 50_000 ? 1 : documents >= 5_000 ? 3 : 5);
+/** Runs of the nothing-changed and one-edit processes: a second or less each below 50,000 documents, so more of them. */
+const REPEAT_RUNS = (documents: number) => (documents >= 50_000 ? 1 : 7);
 /** From this size on only the process rows are measured (`--sizes 54000,100000`): in-process runs would take most of an hour. */
 const PROCESS_ONLY_FROM = 50_000;
 /** Process targets (#17) by the corpus sizes they are stated for: seconds, and MiB of peak RSS. */
@@ -63,7 +65,7 @@ const scenario: Scenario = {
       'Split of a build, timed separately: `compile` (read + extract + link, in memory) and `packCompiled` (text index + msgpack); writes = full build − compile − pack (`.kdd-index/` files + `dist/`).',
       'Full build = `build({specsDir,outDir,indexDir})` into fresh temp folders (read + extract + link + write `.kdd-index/` + pack + write `dist/`).',
       '`.kdd-index` = the committed artifacts (node files in index format 2, each text stored once; edges.jsonl; the build report\'s `sizes`); local caches = its git-ignored `.cache/` (record and pack caches that make the next incremental build fast), written by every build and counted in its time.',
-      '`kdd build` process = `node build/cli/main.js build SPECS` spawned and timed from start to exit (Node start-up and module loading included), on a copy of the corpus: full = into empty folders; nothing changed = again over the last full build; one edit = after appending a line to one spec (a different one each run). Medians of 5 runs each (3 from 5,000 documents, 1 from 50,000). Process peak RSS = the highest high-water mark of those processes (`bench/peak-rss.mjs` preloaded). From 50,000 documents only these columns are measured.',
+      '`kdd build` process = `node build/cli/main.js build SPECS` spawned and timed from start to exit (Node start-up and module loading included), on a copy of the corpus: full = into empty folders; nothing changed = again over the last full build; one edit = after appending a line to one spec (a different one each run). Medians of 5 full builds (3 from 5,000 documents) and 7 of each other case; 1 of each from 50,000. Process peak RSS = the highest high-water mark of those processes (`bench/peak-rss.mjs` preloaded). From 50,000 documents only these columns are measured.',
       'Peak RSS = the process high-water mark (`process.resourceUsage().maxRSS`) after that size; sizes run in ascending order, so each figure is dominated by its own size (it includes the ~100 MB of Node + tsx).',
     );
     return report;
@@ -132,7 +134,7 @@ async function measure(corpus: Corpus, context: BenchContext, notes: string[]): 
 
 async function processColumns(corpus: Corpus, context: BenchContext): Promise<string[]> {
   context.log(`build: ${corpus.documents} docs — kdd build processes`);
-  const times = await measureBuildProcesses(corpus.specsDir, PROCESS_RUNS(corpus.documents));
+  const times = await measureBuildProcesses(corpus.specsDir, PROCESS_RUNS(corpus.documents), REPEAT_RUNS(corpus.documents));
   if (!times) return ['n/a (no build/: run npm run build:ts)', 'n/a'];
   const target = PROCESS_TARGETS.get(corpus.documents) ?? {};
   const seconds = (value: number, max: number | undefined) => (max === undefined ? fixed(value, 2) : withTarget(fixed(value, 2), value, { max, label: `≤ ${max}` }));
