@@ -308,7 +308,7 @@ function splice(bytes: Uint8Array, input: PackInput, { packed, packs, terms }: P
 
   const values: Record<string, Uint8Array | Uint8Array[]> = {
     format: packCopy(packr, plain.format),
-    manifest: msgpackPieces(plain.manifest, packr, 1),
+    manifest: packCopy(packr, plain.manifest),
     nodes: mapParts(packr, NODES, [[arrayHeader(packr, n), ...light], [binHeader(bodyOffsets[n]!), ...packed.map((p) => p.body)], asBin(u32ToBytes(bodyOffsets))]),
     edges: packedGraphPart(plain.edges, () => packCopy(packr, plain.edges)),
     layer_violations: packedGraphPart(input.layer_violations, () => packCopy(packr, plain.layer_violations)),
