@@ -24,9 +24,6 @@ export interface FileState {
   ctimeMs: number;
 }
 
-/** The size and times a stamp holds (a spec's stamp also holds its hash). */
-type Stamped = Pick<ArtifactStamp, 'size' | 'mtimeMs' | 'ctimeMs'>;
-
 /**
  * Which stamped files are still as their stamps say, checked ahead of the stage that uses the
  * answer (compiler/incremental/earlier.ts checks while the record cache's entries are read).
@@ -47,7 +44,7 @@ export const NOTHING_CHECKED: StampCheck = { has: () => false, matches: () => fa
  * matches, so 21,600 checks at 10,800 documents leave no table of states behind (a map of rows and
  * a column of numbers before), and each use is a set lookup.
  */
-export function checkStamps(dir: string, stamps: ReadonlyMap<string, Stamped>): StampCheck {
+export function checkStamps(dir: string, stamps: ReadonlyMap<string, ArtifactStamp>): StampCheck {
   const base = folderPrefix(dir);
   const moved = new Set<string>();
   const unchecked = new Set<string>();
@@ -60,8 +57,8 @@ export function checkStamps(dir: string, stamps: ReadonlyMap<string, Stamped>): 
 }
 
 /** Whether a stat's `state` is a regular file of `stamp`'s size and times (false when it was not there or not stat-able). */
-export function isStamped(state: FileState | null | undefined, stamp: Stamped): boolean {
-  return !!state && state.isFile && state.size === stamp.size && state.mtimeMs === stamp.mtimeMs && state.ctimeMs === stamp.ctimeMs;
+export function isStamped(state: FileState | null | undefined, stamp: ArtifactStamp): boolean {
+  return !!state && state.isFile && sameStamp(stamp, state);
 }
 
 /**
@@ -111,7 +108,7 @@ export function sameStamps(a: ReadonlyMap<string, SourceStamp> | null, b: Readon
   if (!a || a.size !== b.size) return false;
   for (const [path, x] of b) {
     const y = a.get(path);
-    if (!y || y.size !== x.size || y.mtimeMs !== x.mtimeMs || y.ctimeMs !== x.ctimeMs || y.hash !== x.hash) return false;
+    if (!sameStamp(y, x) || y!.hash !== x.hash) return false;
   }
   return true;
 }

@@ -1,10 +1,11 @@
 /** Writes a hand-made bundle as `dist/` would hold it: `kdd-<hash>.msgpack` + `kdd.json`. */
 import { createHash } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { encodeBundle } from '../../formats/bundle/bundle.js';
 import type { Bundle } from '../../formats/bundle/types.js';
+import { removeTree } from './temp-tree.js';
 
 /** The temporary folders {@link writeDist} made, so a test file can remove them when it ends. */
 const madeDirs: string[] = [];
@@ -22,5 +23,5 @@ export async function writeDist(bundle: Bundle, dir?: string): Promise<{ dir: st
 
 /** Removes every folder {@link writeDist} made in this test file (`afterAll(removeWrittenDists)`). */
 export async function removeWrittenDists(): Promise<void> {
-  await Promise.all(madeDirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+  await Promise.all(madeDirs.splice(0).map(removeTree));
 }
